@@ -1,0 +1,32 @@
+import { createServer, type Server } from 'node:http'
+import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
+import { createNodeMiddleware } from '@ringhook/node'
+
+/** The example app's server, and its receiver (for a graceful shutdown). */
+export interface App {
+  server: Server
+  receiver: Receiver
+}
+
+/** The example app: answers every gesture with a vibe, logs lifecycle and response events. */
+export function createApp(secret: string, logger?: Logger): App {
+  const receiver = createReceiver({ secret, ...(logger ? { logger } : {}) })
+
+  receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got your ${event.gesture_type}`))
+
+  receiver.on(['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'], (event) => {
+    console.log(`[app] ${event.event} for user ${event.user_app_id}`)
+  })
+
+  receiver.on('notification.responded', (event) => {
+    console.log(`[app] user ${event.user_app_id} answered ${event.data.event_id}: ${event.data.response}`)
+  })
+
+  const webhooks = createNodeMiddleware(receiver, { path: '/webhooks' })
+  const server = createServer((request, response) => {
+    // The app's other routes live beside the webhook path.
+    if (request.url === '/health') return void response.end('ok')
+    webhooks(request, response)
+  })
+  return { server, receiver }
+}

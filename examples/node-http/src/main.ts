@@ -1,0 +1,28 @@
+import { createApp } from './app.js'
+
+const secret = process.env.RING_WEBHOOK_SECRET
+if (!secret) {
+  console.error(
+    'RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page, e.g.\n  RING_WEBHOOK_SECRET=whsec_... pnpm start',
+  )
+  process.exit(1)
+}
+const port = Number(process.env.PORT ?? 3000)
+
+const { server, receiver } = createApp(secret)
+server.listen(port, () => {
+  console.log(`ringhook example (node:http) listening on http://localhost:${port}/webhooks`)
+})
+
+// A deploy or scale-down sends SIGTERM. Stop accepting connections; deliveries that still arrive
+// on open connections are answered 503 so the service retries them (on another instance, or on
+// this one restarted); handlers already running, even past the deadline, get 10 s to finish.
+process.once('SIGTERM', async () => {
+  console.log('SIGTERM: finishing deliveries in progress')
+  const serverClosed = new Promise((resolve) => server.close(resolve))
+  const { drained, pending } = await receiver.close({ timeoutMs: 10_000 })
+  server.closeIdleConnections()
+  await serverClosed
+  console.log(drained ? 'Stopped cleanly' : `Stopped with ${pending} handler(s) still running`)
+  process.exit(drained ? 0 : 1)
+})

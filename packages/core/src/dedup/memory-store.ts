@@ -1,0 +1,63 @@
+import { type ClaimResult, type DedupStore, newClaimToken, type StoredReply } from './store.js'
+
+export interface MemoryStoreOptions {
+  /** Upper bound on remembered deliveries; the oldest are forgotten first. Default 10 000. */
+  maxEntries?: number
+  /** Clock in milliseconds; injectable for tests. */
+  now?: () => number
+}
+
+interface Entry {
+  token: string
+  expiresAt: number
+  reply?: StoredReply
+}
+
+/**
+ * The default store: one process's memory, bounded by count and by time. Use
+ * `@ringhook/redis` when more than one instance receives the same app's webhooks.
+ *
+ * @example
+ * createReceiver({ secret, store: createMemoryStore({ maxEntries: 50_000 }) })
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): DedupStore & { readonly size: number } {
+  const maxEntries = options.maxEntries ?? 10_000
+  const now = options.now ?? Date.now
+  // A Map iterates in insertion order, so its first key is always the oldest entry.
+  const entries = new Map<string, Entry>()
+
+  const live = (key: string): Entry | undefined => {
+    const entry = entries.get(key)
+    if (entry && entry.expiresAt <= now()) {
+      entries.delete(key)
+      return undefined
+    }
+    return entry
+  }
+
+  const put = (key: string, entry: Entry): void => {
+    entries.delete(key)
+    entries.set(key, entry)
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
+  }
+
+  return {
+    get size() {
+      return entries.size
+    },
+    async claim(key, inFlightTtlMs): Promise<ClaimResult> {
+      const entry = live(key)
+      if (entry?.reply) return { state: 'completed', reply: entry.reply }
+      if (entry) return { state: 'in_flight' }
+      const token = newClaimToken()
+      put(key, { token, expiresAt: now() + inFlightTtlMs })
+      return { state: 'claimed', token }
+    },
+    async complete(key, token, reply, ttlMs) {
+      if (live(key)?.token === token) put(key, { token, expiresAt: now() + ttlMs, reply })
+    },
+    async release(key, token) {
+      if (live(key)?.token === token) entries.delete(key)
+    },
+  }
+}

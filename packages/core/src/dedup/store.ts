@@ -1,0 +1,40 @@
+/** The answer given to the original delivery, replayed to its duplicates. */
+export interface StoredReply {
+  status: number
+  body: string
+}
+
+/** Outcome of claiming a delivery key. */
+export type ClaimResult =
+  /** This caller owns the delivery; it must later `complete` or `release` with the token. */
+  | { state: 'claimed'; token: string }
+  /** Another caller is processing it right now. */
+  | { state: 'in_flight' }
+  /** It was processed; `reply` is what the original got. */
+  | { state: 'completed'; reply: StoredReply }
+
+/**
+ * Where a receiver remembers deliveries. Implementations must make `claim` atomic: of any
+ * number of concurrent claims for one key, exactly one gets `claimed`.
+ * `complete` and `release` act only while `token` still owns the key, so an instance whose
+ * claim expired cannot overwrite the work of the instance that took over.
+ */
+export interface DedupStore {
+  /** Claims `key` for `inFlightTtlMs`; the claim lapses after that if never completed. */
+  claim(key: string, inFlightTtlMs: number): Promise<ClaimResult>
+  /** Marks `key` done and keeps `reply` for `ttlMs`. */
+  complete(key: string, token: string, reply: StoredReply, ttlMs: number): Promise<void>
+  /** Forgets a claim so that a retry can process the delivery again. */
+  release(key: string, token: string): Promise<void>
+}
+
+/** Lifetimes of store entries. */
+export interface DedupWindows {
+  /** How long a claim of an unfinished delivery holds. */
+  inFlightTtlMs: number
+  /** How long a finished delivery is remembered. */
+  completedTtlMs: number
+}
+
+/** A fresh random token for a claim. */
+export const newClaimToken = (): string => crypto.randomUUID()

@@ -1,0 +1,84 @@
+import { toBytes } from '../crypto/bytes.js'
+
+/** A body as adapters hand it over: already buffered, or a stream core reads itself. */
+export type BodyInput = Uint8Array | string | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null | undefined
+
+export type BodyResult =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; code: 'payload_too_large' | 'body_timeout' | 'body_incomplete' }
+
+const EMPTY = new Uint8Array(0)
+
+/**
+ * Buffers a body, stopping as soon as it passes `limit` bytes (so an endless upload costs
+ * no memory) or when the whole body has not arrived within `timeoutMs` (a trickling client:
+ * a limit per chunk would let one byte every few seconds hold the request for hours). A stream
+ * that fails mid-body (the client disconnected) is `body_incomplete`, not an exception.
+ */
+export async function readBody(body: BodyInput, limit: number, timeoutMs: number): Promise<BodyResult> {
+  if (body == null) return { ok: true, bytes: EMPTY }
+  if (typeof body === 'string' || body instanceof Uint8Array) {
+    const bytes = toBytes(body)
+    return bytes.length > limit ? { ok: false, code: 'payload_too_large' } : { ok: true, bytes }
+  }
+  return readChunks(sourceOf(body), limit, timeoutMs)
+}
+
+interface ChunkSource {
+  next(): Promise<IteratorResult<Uint8Array>>
+  /** Stops the upload early. Node request streams are left paused rather than destroyed, so
+   * the adapter can still write the error response on the same socket. */
+  cancel(): void
+}
+
+function sourceOf(body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>): ChunkSource {
+  if (typeof (body as ReadableStream<Uint8Array>).getReader === 'function') {
+    const reader = (body as ReadableStream<Uint8Array>).getReader()
+    return {
+      next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+      cancel: () => void reader.cancel().catch(() => {}),
+    }
+  }
+  const iterator = (body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]()
+  return { next: () => iterator.next(), cancel: () => {} }
+}
+
+async function readChunks(source: ChunkSource, limit: number, timeoutMs: number): Promise<BodyResult> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const step = await nextWithin(source, deadline - Date.now()).catch(() => 'aborted' as const)
+    if (step === 'aborted') return { ok: false, code: 'body_incomplete' }
+    if (step === 'timeout') return stop(source, 'body_timeout')
+    if (step.done) break
+    const chunk = toBytes(step.value)
+    size += chunk.length
+    if (size > limit) return stop(source, 'payload_too_large')
+    chunks.push(chunk)
+  }
+  return { ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) }
+}
+
+function nextWithin(source: ChunkSource, timeoutMs: number): Promise<IteratorResult<Uint8Array> | 'timeout'> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, 'timeout')
+  })
+  return Promise.race([source.next(), timeout]).finally(() => clearTimeout(timer))
+}
+
+function stop(source: ChunkSource, code: 'payload_too_large' | 'body_timeout'): BodyResult {
+  source.cancel()
+  return { ok: false, code }
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}

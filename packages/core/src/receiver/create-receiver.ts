@@ -1,0 +1,90 @@
+import type { EventName } from '../schemas/events.js'
+import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
+import { type HandleHooks, handleWebhook, type WebhookRequest } from './handle.js'
+import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
+import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
+import { Registry } from './registry.js'
+import type { WebhookResponse } from './response.js'
+import type { AnyHandler, ErrorHandler, Handler } from './types.js'
+
+/** A webhook receiver: register handlers, then mount it with an adapter or call `handle` directly. */
+export interface Receiver {
+  /**
+   * Registers a handler for one event or several. Gesture handlers may return a vibe.
+   * @example receiver.on('gesture', (event) => vibe('tap').message(`Got ${event.gesture_type}`))
+   */
+  on<N extends EventName>(name: N | readonly N[], handler: Handler<N>): Receiver
+  /** Registers a handler for every event, including ones this version does not know. */
+  onAny(handler: AnyHandler): Receiver
+  /** Registers a handler for failures the sender never hears about. */
+  onError(handler: ErrorHandler): Receiver
+  /** Removes a handler registered with `on` or `onAny`. */
+  off(handler: Handler<EventName> | AnyHandler): Receiver
+  /**
+   * The whole pipeline over plain data. Never throws.
+   * @example const { status, headers, body } = await receiver.handle({ method, headers, rawBody })
+   */
+  handle(request: WebhookRequest, hooks?: HandleHooks): Promise<WebhookResponse>
+  /**
+   * The pipeline for Fetch-style runtimes (Bun.serve, Deno.serve, Workers, Next.js route handlers).
+   * Pass Workers' `ctx` so work after the response is kept alive with `waitUntil`.
+   * @example Bun.serve({ fetch: receiver.fetch })
+   */
+  fetch(request: Request, ...context: unknown[]): Promise<Response>
+  /**
+   * Shuts the receiver down gracefully: deliveries arriving from now on are answered 503
+   * `shutting_down` (with `Retry-After`), so the service retries them on another instance or after
+   * a restart; deliveries already being handled, and handlers still running past the deadline,
+   * get up to `timeoutMs` (default 10 s) to finish. Never rejects on slow handlers: it resolves
+   * with `drained: false` and the number still running.
+   *
+   * @example
+   * process.once('SIGTERM', async () => {
+   *   server.close()
+   *   const { drained } = await receiver.close({ timeoutMs: 10_000 })
+   *   process.exit(drained ? 0 : 1)
+   * })
+   */
+  close(options?: CloseOptions): Promise<CloseResult>
+  /** The options in force, defaults filled in. */
+  readonly options: ResolvedOptions
+}
+
+/**
+ * Creates a receiver for the service's webhooks.
+ *
+ * @example
+ * const receiver = createReceiver({ secret: process.env.RING_WEBHOOK_SECRET })
+ * receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
+ */
+export function createReceiver(options: ReceiverOptions): Receiver {
+  const resolved = resolveOptions(options)
+  const registry = new Registry()
+  const lifecycle = new Lifecycle()
+  const handle = (request: WebhookRequest, hooks?: HandleHooks) =>
+    lifecycle.track(handleWebhook(resolved, registry, request, lifecycle.hooks(hooks), lifecycle))
+  const receiver: Receiver = {
+    options: resolved,
+    on(name, handler) {
+      registry.add(typeof name === 'string' ? [name] : name, handler as Parameters<Registry['add']>[1])
+      return receiver
+    },
+    onAny(handler) {
+      registry.addAny(handler)
+      return receiver
+    },
+    onError(handler) {
+      registry.errorHandlers.push(handler)
+      return receiver
+    },
+    off(handler) {
+      registry.remove(handler)
+      return receiver
+    },
+    handle,
+    fetch: async (request, ...context) =>
+      toFetchResponse(await handle(fromFetchRequest(request), hooksFromArgs(context))),
+    close: (closeOptions) => lifecycle.close(resolved.logger, closeOptions),
+  }
+  return receiver
+}

@@ -1,0 +1,26 @@
+import type { HandleHooks, WebhookRequest } from './handle.js'
+import type { WebhookResponse } from './response.js'
+
+/** Anything with Workers' `waitUntil`, passed as the 2nd or 3rd argument of a fetch handler. */
+interface WaitUntilHost {
+  waitUntil(promise: Promise<unknown>): void
+}
+
+const hasWaitUntil = (value: unknown): value is WaitUntilHost =>
+  typeof (value as WaitUntilHost | null)?.waitUntil === 'function'
+
+/** Finds `waitUntil` in `(request, ctx)` (Bun, Deno, Next.js) or `(request, env, ctx)` (Workers). */
+export function hooksFromArgs(args: readonly unknown[]): HandleHooks {
+  const host = args.find(hasWaitUntil)
+  return host ? { waitUntil: (promise) => host.waitUntil(promise) } : {}
+}
+
+/** A Fetch `Request` as the core's request: the body stays a stream, read with the limits. */
+export function fromFetchRequest(request: Request): WebhookRequest {
+  return { method: request.method, headers: request.headers, rawBody: request.body }
+}
+
+/** The core's response as a Fetch `Response`. */
+export function toFetchResponse(response: WebhookResponse): Response {
+  return new Response(response.body, { status: response.status, headers: response.headers })
+}

@@ -1,0 +1,33 @@
+export type DecodedJson = { ok: true; value: unknown } | { ok: false }
+
+const PROTO_KEY = '"__proto__"'
+
+/**
+ * Decodes a body as strict UTF-8 JSON. `__proto__` keys are dropped at every depth: JSON.parse
+ * keeps them as harmless own properties, but an app that later merges the payload into another
+ * object (`Object.assign`, an old deep-merge helper) would turn one into prototype pollution.
+ */
+export function decodeJson(bytes: Uint8Array): DecodedJson {
+  let text: string
+  let value: unknown
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    value = JSON.parse(text)
+  } catch {
+    return { ok: false }
+  }
+  // The scan is cheap and nearly always negative, so ordinary payloads skip the walk.
+  if (text.includes(PROTO_KEY)) dropProtoKeys(value)
+  return { ok: true, value }
+}
+
+/** Iterative, so that deeply nested input cannot overflow the stack. */
+function dropProtoKeys(root: unknown): void {
+  const pending: unknown[] = [root]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    if (typeof node !== 'object' || node === null) continue
+    if (Object.hasOwn(node, '__proto__')) Reflect.deleteProperty(node, '__proto__')
+    for (const child of Object.values(node)) pending.push(child)
+  }
+}

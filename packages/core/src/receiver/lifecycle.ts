@@ -1,0 +1,80 @@
+import type { Logger } from '../logger.js'
+import type { HandleHooks } from './handle.js'
+
+/** Options of `receiver.close()`. */
+export interface CloseOptions {
+  /** How long to wait for running deliveries and handlers. Default 10 s. */
+  timeoutMs?: number
+}
+
+/** What `receiver.close()` found. */
+export interface CloseResult {
+  /** Whether every delivery and handler finished within the timeout. */
+  drained: boolean
+  /** Deliveries and handlers still running when it resolved (0 when drained). */
+  pending: number
+}
+
+const DEFAULT_CLOSE_TIMEOUT_MS = 10_000
+
+/**
+ * The receiver's open/closing state and the work it has started: deliveries being handled and
+ * handlers still running after their answer went out (past the deadline), so that a shutdown
+ * can wait for them instead of cutting them off.
+ */
+export class Lifecycle {
+  #closing = false
+  readonly #running = new Set<Promise<unknown>>()
+
+  /** Once true, new deliveries are answered `shutting_down` so the service retries them. */
+  get closing(): boolean {
+    return this.#closing
+  }
+
+  /** Counts `work` as running until it settles; passes its result through. */
+  track<T>(work: Promise<T>): Promise<T> {
+    const done = (): void => {
+      this.#running.delete(settled)
+    }
+    // Handles a rejection too, so background work that fails is never an unhandled rejection.
+    const settled: Promise<void> = work.then(done, done)
+    this.#running.add(settled)
+    return work
+  }
+
+  /** The adapter's hooks, with work that outlives the response (`waitUntil`) tracked too. */
+  hooks(hooks: HandleHooks = {}): HandleHooks {
+    return {
+      ...hooks,
+      waitUntil: (promise) => {
+        this.track(promise)
+        hooks.waitUntil?.(promise)
+      },
+    }
+  }
+
+  /** Stops accepting deliveries, then waits for running work up to the timeout. */
+  async close(logger: Logger, options: CloseOptions = {}): Promise<CloseResult> {
+    const timeoutMs = options.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+      throw new RangeError(`timeoutMs must be a finite number >= 0, got ${String(timeoutMs)}`)
+    }
+    this.#closing = true
+    logger.info({ running: this.#running.size }, 'Receiver closing: new deliveries are answered 503')
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, 'timeout')
+    })
+    const outcome = await Promise.race([this.#idle(), timeout])
+    clearTimeout(timer)
+    const pending = this.#running.size
+    if (outcome === 'timeout')
+      logger.warn({ pending, timeout_ms: timeoutMs }, 'Receiver closed with work still running')
+    return { drained: outcome !== 'timeout', pending }
+  }
+
+  /** Resolves once nothing runs, including work started while waiting. */
+  async #idle(): Promise<void> {
+    while (this.#running.size > 0) await Promise.all(this.#running)
+  }
+}

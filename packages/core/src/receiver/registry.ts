@@ -1,0 +1,57 @@
+import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
+import type { AnyHandler, ErrorHandler, HandlerContext } from './types.js'
+
+type StoredHandler = (event: WebhookEvent | UnknownEvent, context: HandlerContext) => unknown
+
+/** The handlers registered on a receiver, and how one event runs through them. */
+export class Registry {
+  readonly #byName = new Map<string, StoredHandler[]>()
+  readonly #any: AnyHandler[] = []
+  readonly errorHandlers: ErrorHandler[] = []
+
+  add(names: readonly string[], handler: StoredHandler): void {
+    for (const name of names) {
+      const list = this.#byName.get(name)
+      if (list) list.push(handler)
+      else this.#byName.set(name, [handler])
+    }
+  }
+
+  addAny(handler: AnyHandler): void {
+    this.#any.push(handler)
+  }
+
+  remove(handler: unknown): void {
+    for (const [name, list] of this.#byName)
+      this.#byName.set(
+        name,
+        list.filter((h) => h !== handler),
+      )
+    const index = this.#any.indexOf(handler as AnyHandler)
+    if (index >= 0) this.#any.splice(index, 1)
+  }
+
+  /**
+   * Runs the event's handlers, then the catch-all ones, all started at once. Resolves with the
+   * reply: the first value, in registration order, returned by a handler of this event name.
+   * Rejects with the first failure.
+   */
+  async run(event: WebhookEvent | UnknownEvent, context: HandlerContext): Promise<unknown> {
+    const named = this.#byName.get(event.event) ?? []
+    const results: unknown[] = []
+    for (const handler of named) results.push(handler(event, context))
+    for (const handler of this.#any) results.push(handler(event, context))
+    const settled = results.some(isThenable) ? await Promise.all(results) : results
+    const replies = settled.slice(0, named.length).filter((value) => value !== undefined)
+    if (replies.length > 1) {
+      context.logger.warn(
+        { handlers: replies.length },
+        'Several handlers returned a reply; the first registered one is sent',
+      )
+    }
+    return replies[0]
+  }
+}
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof (value as PromiseLike<unknown> | null)?.then === 'function'

@@ -1,0 +1,60 @@
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { EVENT_NAMES, type GestureEvent, parseEvent } from './events.js'
+
+const envelope = { user_app_id: 'u1', app_id: 'app_1', timestamp: '2026-11-22T10:00:00Z', data: {} }
+
+describe('parseEvent', () => {
+  it('knows every event of the spec', () => {
+    expect(EVENT_NAMES).toEqual([
+      'gesture',
+      'app.installed',
+      'app.activated',
+      'control.passive',
+      'app.deactivated',
+      'app.uninstalled',
+      'notification.responded',
+    ])
+  })
+
+  it('keeps extra fields, top level and in data', () => {
+    const result = parseEvent({ ...envelope, event: 'gesture', gesture_type: 'tap', extra: 1, data: { more: true } })
+    expect(result).toMatchObject({ ok: true, known: true, event: { extra: 1, data: { more: true } } })
+  })
+
+  it('keeps external_user_id when the user linked an account', () => {
+    const result = parseEvent({ ...envelope, event: 'app.installed', external_user_id: 'cust_9' })
+    expect(result.ok && result.event).toMatchObject({ external_user_id: 'cust_9' })
+  })
+
+  it.each(['yes', 'no', 'dismiss', 'emoji:👍'])('accepts the response %s', (response) => {
+    const result = parseEvent({ ...envelope, event: 'notification.responded', data: { event_id: 'e1', response } })
+    expect(result.ok).toBe(true)
+  })
+
+  it.each(['maybe', 'emoji:', 'YES'])('rejects the response %s', (response) => {
+    const result = parseEvent({ ...envelope, event: 'notification.responded', data: { event_id: 'e1', response } })
+    expect(result.ok).toBe(false)
+  })
+
+  it.each([
+    [
+      'a known event with a missing field',
+      { event: 'app.installed', app_id: 'a', timestamp: envelope.timestamp, data: {} },
+    ],
+    ['a bad timestamp', { ...envelope, event: 'app.installed', timestamp: 'yesterday' }],
+    ['an array', []],
+    ['null', null],
+    ['an event name that is not a string', { ...envelope, event: 42 }],
+  ])('rejects %s', (_name, value) => {
+    expect(parseEvent(value).ok).toBe(false)
+  })
+
+  it('accepts an unknown event leniently, marked unknown', () => {
+    expect(parseEvent({ event: 'slot.granted', anything: true })).toMatchObject({ ok: true, known: false })
+  })
+
+  it('infers event types from the schemas', () => {
+    expectTypeOf<GestureEvent['gesture_type']>().toEqualTypeOf<string>()
+    expectTypeOf<GestureEvent['event']>().toEqualTypeOf<'gesture'>()
+  })
+})

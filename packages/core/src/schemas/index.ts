@@ -1,0 +1,3 @@
+export * from './events.js'
+export * from './text.js'
+export * from './vibe.js'

@@ -1,0 +1,122 @@
+import { fromHex, toBytes } from '../crypto/bytes.js'
+import { type HmacEngine, hmacEngine } from '../crypto/hmac.js'
+import { SIGNATURE_PREFIX } from './headers.js'
+
+/** Why a webhook failed verification; stable, safe to switch on. */
+export type VerifyFailureReason =
+  | 'missing_signature'
+  | 'malformed_signature'
+  | 'missing_timestamp'
+  | 'malformed_timestamp'
+  | 'timestamp_too_old'
+  | 'timestamp_in_future'
+  | 'no_secret'
+  | 'signature_mismatch'
+
+export type VerifyResult =
+  | { ok: true; timestamp: number; secretIndex: number }
+  | { ok: false; reason: VerifyFailureReason; message: string }
+
+export interface VerifyOptions {
+  /** The body exactly as received: bytes, or the untouched UTF-8 text. */
+  rawBody: string | Uint8Array
+  /** Value of the signature header (`sha256=<hex>`). */
+  signature: string | null | undefined
+  /** Value of the timestamp header (Unix seconds). */
+  timestamp: string | null | undefined
+  /** The active secret, or several during a rotation: any one may match. */
+  secret: string | readonly string[]
+  /** Allowed clock difference in seconds, either direction. Default 300; 0 means "same second". */
+  toleranceSeconds?: number
+  /** Clock in milliseconds; injectable for tests. */
+  now?: () => number
+  /** @internal engine override for tests and benchmarks. */
+  engine?: HmacEngine
+}
+
+export const DEFAULT_TOLERANCE_SECONDS = 300
+const SIGNATURE_PATTERN = /^sha256=[0-9a-fA-F]{64}$/
+const TIMESTAMP_PATTERN = /^\d{1,12}$/
+
+/** Throws on a tolerance that would weaken the check instead of configuring it. */
+export function assertTolerance(seconds: number): number {
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+    throw new RangeError(`toleranceSeconds must be a finite number >= 0, got ${String(seconds)}`)
+  }
+  return seconds
+}
+
+const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ ok: false, reason, message })
+
+/**
+ * Verifies a webhook's signature and timestamp. Never throws on bad input: it returns
+ * `{ ok: false, reason, message }`, where `message` names the likely cause for your logs.
+ *
+ * @example
+ * const result = await verifyWebhook({ rawBody, signature, timestamp, secret })
+ * if (!result.ok) return new Response(null, { status: 401 })
+ */
+export async function verifyWebhook(options: VerifyOptions): Promise<VerifyResult> {
+  const tolerance = assertTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)
+  const { signature, timestamp } = options
+  if (!signature) return fail('missing_signature', 'The signature header is missing.')
+  if (!SIGNATURE_PATTERN.test(signature)) {
+    return fail('malformed_signature', 'The signature header is not `sha256=` followed by 64 hex digits (sent twice?).')
+  }
+  if (!timestamp) return fail('missing_timestamp', 'The timestamp header is missing.')
+  if (!TIMESTAMP_PATTERN.test(timestamp)) {
+    return fail('malformed_timestamp', 'The timestamp header is not Unix time in whole seconds.')
+  }
+  const skew = checkSkew(Number(timestamp), options.now ?? Date.now, tolerance)
+  if (skew) return skew
+  const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
+  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
+    return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
+  }
+  const index = await matchingSecret(options, secrets, timestamp, signature)
+  if (index < 0) return fail('signature_mismatch', mismatchHint(secrets))
+  return { ok: true, timestamp: Number(timestamp), secretIndex: index }
+}
+
+function checkSkew(sentAt: number, now: () => number, tolerance: number): VerifyResult | undefined {
+  const diff = Math.floor(now() / 1000) - sentAt
+  if (diff > tolerance) {
+    return fail(
+      'timestamp_too_old',
+      `The timestamp is ${diff}s in the past (tolerance ${tolerance}s): a replayed request, or this server's clock is ahead. Check NTP.`,
+    )
+  }
+  if (-diff > tolerance) {
+    return fail(
+      'timestamp_in_future',
+      `The timestamp is ${-diff}s in the future (tolerance ${tolerance}s): this server's clock is probably behind. Check NTP.`,
+    )
+  }
+  return undefined
+}
+
+async function matchingSecret(
+  options: VerifyOptions,
+  secrets: readonly string[],
+  timestamp: string,
+  signature: string,
+): Promise<number> {
+  const engine = options.engine ?? hmacEngine()
+  const expected = fromHex(signature.slice(SIGNATURE_PREFIX.length)) as Uint8Array
+  const body = toBytes(options.rawBody)
+  // Stopping at the first match reveals only which secret matched, to a sender who already has it.
+  for (let i = 0; i < secrets.length; i++) {
+    if (engine.equal(await engine.digest(secrets[i] as string, timestamp, body), expected)) return i
+  }
+  return -1
+}
+
+function mismatchHint(secrets: readonly string[]): string {
+  const spaced = secrets.some((s) => s !== s.trim()) ? ' One configured secret has leading or trailing whitespace.' : ''
+  return (
+    `No configured secret (${secrets.length} active) produces this signature. Likely causes: the body was parsed and ` +
+    're-serialised before verification (verify the raw bytes exactly as received); the secret is wrong or was ' +
+    'regenerated when the webhook URL changed (keep old and new secrets active during a rotation).' +
+    spaced
+  )
+}

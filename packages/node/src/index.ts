@@ -1,0 +1,7 @@
+export {
+  createNodeMiddleware,
+  type NextFunction,
+  type NodeMiddleware,
+  type NodeMiddlewareOptions,
+  writeResponse,
+} from './middleware.js'

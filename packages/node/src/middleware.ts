@@ -1,0 +1,50 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { errorResponse, type Receiver, type WebhookResponse } from '@ringhook/core'
+
+export interface NodeMiddlewareOptions {
+  /** The path webhooks are posted to; other paths go to `next`. Default `/webhooks`. */
+  path?: string
+}
+
+/** A Connect-style `next`; called for requests to other paths. */
+export type NextFunction = (error?: unknown) => void
+
+/** A request listener that is also Connect/Express middleware. */
+export type NodeMiddleware = (request: IncomingMessage, response: ServerResponse, next?: NextFunction) => void
+
+/**
+ * Mounts a receiver on `node:http`, or in any Connect-style stack.
+ *
+ * @example
+ * http.createServer(createNodeMiddleware(receiver, { path: '/webhooks' })).listen(3000)
+ */
+export function createNodeMiddleware(receiver: Receiver, options: NodeMiddlewareOptions = {}): NodeMiddleware {
+  const path = options.path ?? '/webhooks'
+  return function ringhookNodeMiddleware(request, response, next) {
+    if (pathOf(request.url) !== path) {
+      if (next) next()
+      else writeResponse(response, errorResponse('not_found'))
+      return
+    }
+    void receiver
+      .handle({ method: request.method ?? 'GET', headers: request.headers, rawBody: request })
+      .then((result) => writeResponse(response, result))
+  }
+}
+
+/** Writes the core's response; a client that already left is not an error worth throwing. */
+export function writeResponse(response: ServerResponse, result: WebhookResponse): void {
+  if (response.headersSent || response.destroyed) return
+  // The receiver stopped reading a body (too large, too slow, not JSON) that may still be arriving:
+  // close the connection after the answer, or Node keeps the socket open for the rest of it.
+  const unread = response.req?.complete === false
+  response
+    .writeHead(result.status, unread ? { ...result.headers, connection: 'close' } : result.headers)
+    .end(result.body)
+}
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/'
+  const query = raw.indexOf('?')
+  return query < 0 ? raw : raw.slice(0, query)
+}

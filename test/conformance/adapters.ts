@@ -1,0 +1,62 @@
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createAdaptorServer } from '@hono/node-server'
+import type { Receiver } from '@ringhook/core'
+import { ringhook as expressRinghook } from '@ringhook/express'
+import { ringhook as honoRinghook } from '@ringhook/hono'
+import { createNodeMiddleware } from '@ringhook/node'
+import express5 from 'express'
+import express4 from 'express4'
+import { Hono } from 'hono'
+
+/** A running server with a receiver mounted; `url` is where webhooks are posted. */
+export interface Mounted {
+  url: string
+  close(): Promise<void>
+}
+
+/** One adapter under test. Adding an adapter to the suite is adding one entry here. */
+export interface AdapterUnderTest {
+  name: string
+  mount(receiver: Receiver): Promise<Mounted>
+}
+
+/** Listens on an ephemeral port of 127.0.0.1 and returns the webhook URL. */
+export async function listen(server: Server, path = '/webhooks'): Promise<Mounted> {
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** Express mounted with `app.use`, so every method reaches the receiver (and gets its 405). */
+function expressApp(express: typeof express5, receiver: Receiver): Server {
+  const app = express()
+  app.use('/webhooks', expressRinghook(receiver))
+  return createServer(app)
+}
+
+function honoApp(receiver: Receiver): Server {
+  const app = new Hono()
+  app.all('/webhooks', honoRinghook(receiver))
+  return createAdaptorServer({ fetch: app.fetch }) as Server
+}
+
+export const adapters: AdapterUnderTest[] = [
+  { name: 'node', mount: (receiver) => listen(createServer(createNodeMiddleware(receiver))) },
+  { name: 'express 4', mount: (receiver) => listen(expressApp(express4 as unknown as typeof express5, receiver)) },
+  { name: 'express 5', mount: (receiver) => listen(expressApp(express5, receiver)) },
+  { name: 'hono (node-server)', mount: (receiver) => listen(honoApp(receiver)) },
+  {
+    name: 'fetch handler (node-server)',
+    mount: (receiver) => listen(createAdaptorServer({ fetch: receiver.fetch }) as Server),
+  },
+]

@@ -1,0 +1,354 @@
+import {
+  createReceiver,
+  type Receiver,
+  type ReceiverOptions,
+  type RinghookError,
+  silentLogger,
+  vibe,
+} from '@ringhook/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Delivery, gesture, lifecycle, NOW_MS, NOW_S, post, responded, SECRET, signed } from '../support/events.js'
+import { adapters, type Mounted } from './adapters.js'
+
+const base: ReceiverOptions = { secret: SECRET, now: () => NOW_MS, logger: silentLogger, maxBodyBytes: 4096 }
+
+/** A receiver that records every event it handles. */
+function recordingReceiver(options: Partial<ReceiverOptions> = {}) {
+  const seen: Array<{ event: string; secretIndex: number }> = []
+  const receiver = createReceiver({ ...base, ...options })
+  receiver.onAny((event, ctx) => {
+    seen.push({ event: event.event, secretIndex: ctx.delivery.secretIndex })
+  })
+  return { receiver, seen }
+}
+
+type Case = {
+  name: string
+  delivery: () => Promise<Delivery>
+  status: number
+  code?: string
+  handled: number
+}
+
+/** A signed delivery with some headers replaced (a string) or removed (undefined). */
+const withHeaders = async (payload: Record<string, unknown>, patch: Record<string, string | undefined>) => {
+  const delivery = await signed(payload)
+  for (const [name, value] of Object.entries(patch)) {
+    if (value === undefined) delete delivery.headers[name]
+    else delivery.headers[name] = value
+  }
+  return delivery
+}
+
+const cases: Case[] = [
+  { name: 'a valid gesture', delivery: () => signed(gesture()), status: 200, handled: 1 },
+  {
+    name: 'GET',
+    delivery: async () => ({ ...(await signed(gesture())), method: 'GET' }),
+    status: 405,
+    code: 'method_not_allowed',
+    handled: 0,
+  },
+  {
+    name: 'PUT',
+    delivery: async () => ({ ...(await signed(gesture())), method: 'PUT' }),
+    status: 405,
+    code: 'method_not_allowed',
+    handled: 0,
+  },
+  {
+    name: 'a body over the limit',
+    delivery: () => signed(gesture({ pad: 'x'.repeat(5000) })),
+    status: 413,
+    code: 'payload_too_large',
+    handled: 0,
+  },
+  {
+    name: 'a non-JSON content type',
+    delivery: () => withHeaders(gesture(), { 'content-type': 'text/plain' }),
+    status: 415,
+    code: 'unsupported_media_type',
+    handled: 0,
+  },
+  {
+    name: 'a missing signature',
+    delivery: () => withHeaders(gesture(), { 'x-service-signature': undefined }),
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'a missing timestamp',
+    delivery: () => withHeaders(gesture(), { 'x-service-timestamp': undefined }),
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'a signature with another scheme',
+    delivery: () => withHeaders(gesture(), { 'x-service-signature': `sha1=${'ab'.repeat(20)}` }),
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'the wrong secret',
+    delivery: () => signed(gesture(), { secret: 'not-the-secret' }),
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'a timestamp 301 s old',
+    delivery: () => signed(gesture(), { timestamp: NOW_S - 301 }),
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'a timestamp 301 s ahead',
+    delivery: () => signed(gesture(), { timestamp: NOW_S + 301 }),
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'a timestamp 299 s old',
+    delivery: () => signed(gesture(), { timestamp: NOW_S - 299 }),
+    status: 200,
+    handled: 1,
+  },
+  {
+    name: 'a timestamp 299 s ahead',
+    delivery: () => signed(gesture(), { timestamp: NOW_S + 299 }),
+    status: 200,
+    handled: 1,
+  },
+  {
+    name: 'a timestamp exactly 300 s old',
+    delivery: () => signed(gesture(), { timestamp: NOW_S - 300 }),
+    status: 200,
+    handled: 1,
+  },
+  {
+    name: 'a body re-serialised after signing',
+    delivery: async () => {
+      const payload = gesture()
+      const delivery = await signed(JSON.stringify(payload, null, 2))
+      return { ...delivery, body: JSON.stringify(payload) }
+    },
+    status: 401,
+    code: 'unauthorized',
+    handled: 0,
+  },
+  {
+    name: 'signed invalid JSON',
+    delivery: () => signed('{"event": "gesture",'),
+    status: 400,
+    code: 'invalid_json',
+    handled: 0,
+  },
+  {
+    name: 'signed JSON that is not an object',
+    delivery: () => signed('[1,2]'),
+    status: 400,
+    code: 'invalid_payload',
+    handled: 0,
+  },
+  {
+    name: 'a gesture without gesture_type',
+    delivery: () => signed(gesture({ gesture_type: undefined })),
+    status: 400,
+    code: 'invalid_payload',
+    handled: 0,
+  },
+  {
+    name: 'a response value outside the spec',
+    delivery: () => signed({ ...responded('evt_bad'), data: { event_id: 'evt_bad', response: 'maybe' } }),
+    status: 400,
+    code: 'invalid_payload',
+    handled: 0,
+  },
+  {
+    name: 'an emoji in a field',
+    delivery: () => signed(gesture({ gesture_type: 'wave 👋🏽' })),
+    status: 200,
+    handled: 1,
+  },
+  {
+    name: 'whitespace and key order as the sender chose',
+    delivery: () =>
+      signed(
+        `{ "data" : {},\n  "app_id":"app_demo", "user_app_id": "u1", "timestamp": "2026-11-22T10:00:00Z", "gesture_type":"tap", "event":"gesture" }`,
+      ),
+    status: 200,
+    handled: 1,
+  },
+  {
+    name: 'an event this version does not know',
+    delivery: () => signed(lifecycle('slot.granted')),
+    status: 200,
+    handled: 1,
+  },
+  { name: 'extra fields', delivery: () => signed(gesture({ new_field: { nested: true } })), status: 200, handled: 1 },
+  ...['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'].map((name) => ({
+    name: `a ${name} event`,
+    delivery: () => signed(lifecycle(name)),
+    status: 200,
+    handled: 1,
+  })),
+  { name: 'a notification response', delivery: () => signed(responded('evt_1', 'emoji:🎉')), status: 200, handled: 1 },
+]
+
+const twice = <T>(fn: () => Promise<T>) => Promise.all([fn(), fn()])
+
+describe.each(adapters)('conformance: $name', (adapter) => {
+  let mounted: Mounted | undefined
+  const mount = async (receiver: Receiver) => {
+    mounted = await adapter.mount(receiver)
+    return mounted.url
+  }
+  afterEach(async () => {
+    await mounted?.close()
+    mounted = undefined
+  })
+
+  it.each(cases)('answers $status to $name', async ({ delivery, status, code, handled }) => {
+    const { receiver, seen } = recordingReceiver()
+    const response = await post(await mount(receiver), await delivery())
+    expect(response.status).toBe(status)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    if (code) expect(response.body).toMatchObject({ error: { code } })
+    expect(seen).toHaveLength(handled)
+  })
+
+  it('answers a gesture with the vibe its handler returns', async () => {
+    const { receiver } = recordingReceiver()
+    receiver.on('gesture', (event) => vibe('tap', 'pulse').notify(`Got ${event.gesture_type}`))
+    const response = await post(await mount(receiver), await signed(gesture()))
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({
+      success: true,
+      vibe: { sequence: [{ type: 'tap' }, { type: 'pulse' }], message: 'Got double_tap', show_ring_ui_notif: true },
+    })
+  })
+
+  it('turns an invalid vibe into a handler error, reported to onError', async () => {
+    const { receiver } = recordingReceiver()
+    const errors: RinghookError[] = []
+    receiver.on('gesture', () => vibe('tap', 'tap', 'tap', 'tap'))
+    receiver.onError((error) => void errors.push(error))
+    const response = await post(await mount(receiver), await signed(gesture()))
+    expect(response.status).toBe(500)
+    expect(response.body).toMatchObject({ error: { code: 'handler_error' } })
+    expect(errors[0]?.phase).toBe('reply')
+    expect(errors[0]?.message).toMatch(/sequence/)
+  })
+
+  it('accepts a delivery signed with an older secret during a rotation', async () => {
+    const { receiver, seen } = recordingReceiver({ secret: ['whsec_new', SECRET] })
+    const response = await post(await mount(receiver), await signed(gesture()))
+    expect(response.status).toBe(200)
+    expect(seen).toEqual([{ event: 'gesture', secretIndex: 1 }])
+  })
+
+  it('picks the secret per app with a resolver', async () => {
+    const secrets: Record<string, string> = { app_a: 'whsec_a', app_demo: SECRET }
+    const { receiver, seen } = recordingReceiver({ secret: ({ appId }) => secrets[appId ?? ''] ?? [] })
+    const url = await mount(receiver)
+    expect((await post(url, await signed(gesture()))).status).toBe(200)
+    expect((await post(url, await signed(gesture({ app_id: 'app_a' })))).status).toBe(401)
+    expect((await post(url, await signed(gesture({ app_id: 'app_a' }), { secret: 'whsec_a' }))).status).toBe(200)
+    expect(seen).toHaveLength(2)
+  })
+
+  it('runs a repeated delivery once and replays the first reply', async () => {
+    const { receiver, seen } = recordingReceiver()
+    let n = 0
+    receiver.on('gesture', () => vibe('tap').message(`reply ${++n}`))
+    const url = await mount(receiver)
+    const payload = gesture()
+    const first = await post(url, await signed(payload))
+    // The service's retry: same payload, new header timestamp and signature.
+    const retry = await post(url, await signed(payload, { timestamp: NOW_S + 5 }))
+    expect(first.status).toBe(200)
+    expect(retry.status).toBe(200)
+    expect(retry.body).toEqual(first.body)
+    expect(retry.headers.get('x-ringhook-duplicate')).toBe('true')
+    expect(seen).toHaveLength(1)
+  })
+
+  it('runs concurrent copies once and answers the copy 409 until the first finishes', async () => {
+    const { receiver, seen } = recordingReceiver()
+    receiver.on('gesture', () => new Promise((resolve) => setTimeout(resolve, 150)))
+    const url = await mount(receiver)
+    const delivery = await signed(gesture())
+    const statuses = (await twice(() => post(url, delivery))).map((r) => r.status).sort()
+    expect(statuses).toEqual([200, 409])
+    expect(seen).toHaveLength(1)
+    expect((await post(url, delivery)).status).toBe(200)
+    expect(seen).toHaveLength(1)
+  })
+
+  it('deduplicates notification responses on data.event_id', async () => {
+    const { receiver, seen } = recordingReceiver()
+    const url = await mount(receiver)
+    await post(url, await signed(responded('evt_42')))
+    await post(url, await signed(responded('evt_42')))
+    expect(seen).toHaveLength(1)
+  })
+
+  it('answers 500 when a handler throws, and lets the retry run it again', async () => {
+    const { receiver, seen } = recordingReceiver()
+    let calls = 0
+    receiver.on('app.installed', async () => {
+      if (++calls === 1) throw new Error('database down')
+    })
+    const errors: string[] = []
+    receiver.onError((error) => void errors.push(error.code))
+    const url = await mount(receiver)
+    const payload = lifecycle('app.installed')
+    const first = await post(url, await signed(payload))
+    expect(first.status).toBe(500)
+    expect(first.body).toMatchObject({ error: { code: 'handler_error' } })
+    expect(JSON.stringify(first.body)).not.toContain('database down')
+    const retry = await post(url, await signed(payload, { timestamp: NOW_S + 1 }))
+    expect(retry.status).toBe(200)
+    expect(calls).toBe(2)
+    expect(seen).toHaveLength(2)
+    expect(errors).toEqual(['handler_error'])
+  })
+
+  it('acknowledges at the deadline and reports a late failure to onError', async () => {
+    const receiver = createReceiver({ ...base, deadlineMs: 100 })
+    let aborted = false
+    const late = new Promise<RinghookError>((resolve) => receiver.onError((error) => resolve(error)))
+    receiver.on('app.activated', async (_event, ctx) => {
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      aborted = ctx.signal.aborted
+      throw new Error('failed after the answer')
+    })
+    const started = Date.now()
+    const response = await post(await mount(receiver), await signed(lifecycle('app.activated')))
+    expect(response.status).toBe(200)
+    expect(Date.now() - started).toBeLessThan(290)
+    const error = await late
+    expect(error.phase).toBe('after_reply')
+    expect(aborted).toBe(true)
+  })
+
+  it('answers 503 at the deadline when configured to, then replays the finished result', async () => {
+    const receiver = createReceiver({ ...base, deadlineMs: 100, onDeadline: 'retry' })
+    receiver.on('gesture', () => new Promise((resolve) => setTimeout(() => resolve(vibe('pulse')), 250)))
+    const url = await mount(receiver)
+    const payload = gesture()
+    const first = await post(url, await signed(payload))
+    expect(first.status).toBe(503)
+    expect(first.body).toMatchObject({ error: { code: 'deadline_exceeded' } })
+    expect((await post(url, await signed(payload))).status).toBe(409)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    const retry = await post(url, await signed(payload))
+    expect(retry.status).toBe(200)
+    expect(retry.body).toEqual({ success: true, vibe: { sequence: [{ type: 'pulse' }] } })
+  })
+})
