@@ -1,0 +1,1 @@
+export { type ExpressRequest, type NextFunction, type RinghookHandler, ringhook } from './ringhook.js'

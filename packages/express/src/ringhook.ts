@@ -1,0 +1,31 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { fromNodeRequest, type Receiver } from '@ringhook/core'
+import { writeResponse } from '@ringhook/node'
+
+/** The request as ringhook reads it; Express's `Request` fits (and Express 4's). */
+export type ExpressRequest = IncomingMessage & { body?: unknown; rawBody?: unknown }
+
+/** Express's `next`, called with an error if writing the response fails. */
+export type NextFunction = (error?: unknown) => void
+
+/** An Express request handler, usable with `app.post()` and `app.use()`. */
+export type RinghookHandler = (request: ExpressRequest, response: ServerResponse, next: NextFunction) => void
+
+/**
+ * Mounts a receiver on Express 4 or 5. The body is read from the request stream with the
+ * receiver's limits; raw bytes kept by an earlier parser (`express.raw()`, or a `verify` hook
+ * storing `req.rawBody`) are used instead. A JSON parser that consumed the body without keeping
+ * them gets a 500 `body_already_parsed` and a log line with the fix, never a misleading 401.
+ *
+ * @example
+ * app.post('/webhooks', ringhook(receiver))
+ * app.use(express.json()) // after the webhook route
+ */
+export function ringhook(receiver: Receiver): RinghookHandler {
+  return function ringhookExpress(request, response, next) {
+    receiver
+      .handle(fromNodeRequest(request))
+      .then((result) => writeResponse(response, result))
+      .catch(next)
+  }
+}

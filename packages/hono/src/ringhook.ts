@@ -1,0 +1,49 @@
+import { type HandleHooks, type Receiver, toFetchResponse, type WebhookRequest } from '@ringhook/core'
+import type { Context } from 'hono'
+
+/** A Hono handler, usable with `app.post()`, `app.all()` and `app.on()`. */
+export type RinghookHandler = (c: Context) => Promise<Response>
+
+const BODY_CONSUMED_FIX =
+  'The webhook body was consumed before ringhook ran (c.req.raw read directly, or parsed as form data), ' +
+  'so its signature cannot be checked. Mount ringhook before that middleware, or read the body there with ' +
+  'c.req.text(), c.req.json() or c.req.arrayBuffer(), which Hono caches as received.'
+
+/**
+ * Mounts a receiver on Hono. Web-standard APIs only, so it runs wherever Hono does (Node through
+ * @hono/node-server, Bun, Deno, Workers). On Workers, work that outlives the response (handlers
+ * past the deadline) is handed to `executionCtx.waitUntil` so the runtime does not cancel it.
+ *
+ * @example
+ * app.post('/webhooks', ringhook(receiver))
+ */
+export function ringhook(receiver: Receiver): RinghookHandler {
+  return async function ringhookHono(c) {
+    const request: WebhookRequest = { method: c.req.method, headers: c.req.raw.headers, ...(await bodyOf(c)) }
+    return toFetchResponse(await receiver.handle(request, hooksOf(c)))
+  }
+}
+
+async function bodyOf(c: Context): Promise<Pick<WebhookRequest, 'rawBody' | 'bodyAlreadyParsed'>> {
+  if (!c.req.raw.bodyUsed) return { rawBody: c.req.raw.body }
+  // An earlier c.req.text()/json()/arrayBuffer() left the exact body in Hono's cache.
+  const { arrayBuffer, text } = c.req.bodyCache
+  if (arrayBuffer) return { rawBody: new Uint8Array(await arrayBuffer) }
+  if (text !== undefined) return { rawBody: await text }
+  return { rawBody: null, bodyAlreadyParsed: BODY_CONSUMED_FIX }
+}
+
+function hooksOf(c: Context): HandleHooks {
+  const ctx = executionContextOf(c)
+  return ctx ? { waitUntil: (promise) => ctx.waitUntil(promise) } : {}
+}
+
+function executionContextOf(c: Context): { waitUntil(promise: Promise<unknown>): void } | undefined {
+  try {
+    const ctx = c.executionCtx
+    return typeof ctx?.waitUntil === 'function' ? ctx : undefined
+  } catch {
+    // Hono throws when the runtime passed no execution context (Node, Bun, Deno): nothing to extend.
+    return undefined
+  }
+}

@@ -1,0 +1,214 @@
+// Proves the Web-standard paths are portable by running the BUILT packages on other runtimes:
+// receiver.fetch and a Hono app using @ringhook/hono, served by Bun.serve and Deno.serve and by
+// workerd (Miniflare) as bundled Workers, each sent real signed requests from Node over HTTP.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { signWebhook } from '@ringhook/core'
+import { build } from 'esbuild'
+import { Miniflare } from 'miniflare'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, ROOT } from './built.js'
+import { SLOW_HANDLER_MS } from './smoke-app.js'
+
+assertBuilt('core', 'hono')
+
+const SECRET = 'whsec_runtime_smoke'
+const HERE = join(ROOT, 'test', 'runtimes')
+const pkgDir = (name: string) => dirname(createRequire(import.meta.url).resolve(`${name}/package.json`))
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+let sequence = 0
+/** A payload distinct from every other one this run sends. */
+function payload(event: string): Record<string, unknown> {
+  return {
+    event,
+    ...(event === 'gesture' ? { gesture_type: 'double_tap' } : {}),
+    user_app_id: 'u-runtime',
+    app_id: 'app_demo',
+    timestamp: new Date(Date.now() + ++sequence).toISOString(),
+    data: {},
+  }
+}
+
+async function post(url: string, body: Record<string, unknown>, secret = SECRET) {
+  const text = JSON.stringify(body)
+  const { headers } = await signWebhook({ secret, body: text })
+  const response = await fetch(url, { method: 'POST', headers, body: text })
+  return {
+    status: response.status,
+    duplicate: response.headers.get('x-ringhook-duplicate'),
+    body: await response.json(),
+  }
+}
+
+interface Served {
+  /** receiver.fetch served directly. */
+  fetch: string
+  /** A Hono app with @ringhook/hono. */
+  hono: string
+  child: ChildProcess
+}
+
+/** Starts a server process; resolves once it prints `listening fetch=<port> hono=<port>`. */
+function start(command: string, args: string[], cwd: string): Promise<Served> {
+  const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
+  let output = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error('did not start within 15 s')), 15_000)
+    const fail = (error: Error) => {
+      clearTimeout(timer)
+      child.kill()
+      reject(new Error(`${command} ${args.join(' ')}: ${error.message}\n${output}`))
+    }
+    child.on('error', fail)
+    child.on('exit', (code) => fail(new Error(`exited with ${code}`)))
+    const read = (chunk: Buffer) => {
+      output += chunk
+      const ports = /listening fetch=(\d+) hono=(\d+)/.exec(output)
+      if (ports) {
+        clearTimeout(timer)
+        child.removeAllListeners('exit')
+        resolve({ fetch: `http://127.0.0.1:${ports[1]}/`, hono: `http://127.0.0.1:${ports[2]}/`, child })
+      }
+    }
+    child.stdout?.on('data', read)
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk
+    })
+  })
+}
+
+/** The native binaries, not the npm shims, so the test can stop exactly the process it started. */
+const runtimes = [
+  { name: 'bun', engine: 'node', command: join(pkgDir('bun'), 'bin', 'bun.exe'), args: ['server.ts', SECRET] },
+  {
+    name: 'deno',
+    engine: 'node',
+    command: join(pkgDir('deno'), 'deno'),
+    args: ['run', '--no-lock', '--no-prompt', '--allow-net=127.0.0.1', `--allow-read=${ROOT}`, 'server.ts', SECRET],
+  },
+]
+
+/** What every runtime must do. `engine` is the HMAC engine core must pick there (node:crypto or Web Crypto). */
+function smokeTests(runtime: string, engine: string, server: () => string) {
+  it('answers a signed gesture with a vibe', async () => {
+    const reply = await post(server(), payload('gesture'))
+    expect(reply.status).toBe(200)
+    expect(reply.body).toEqual({
+      success: true,
+      vibe: {
+        sequence: [{ type: 'tap' }, { type: 'pulse' }],
+        message: `double_tap on ${runtime} (${engine})`,
+      },
+    })
+  })
+
+  it('rejects a bad signature with 401', async () => {
+    const reply = await post(server(), payload('gesture'), 'whsec_wrong')
+    expect(reply.status).toBe(401)
+    expect(reply.body).toMatchObject({ error: { code: 'unauthorized' } })
+  })
+
+  it('replays the first reply to a duplicate', async () => {
+    const gesture = payload('gesture')
+    const first = await post(server(), gesture)
+    const retry = await post(server(), gesture)
+    expect(retry).toEqual({ ...first, duplicate: 'true' })
+  })
+
+  it('finishes a handler acknowledged at the deadline', async () => {
+    const installed = payload('app.installed')
+    expect((await post(server(), installed)).body).toEqual({ ok: true })
+    // The service's retries: 409 while the handler runs, then the remembered acknowledgement.
+    let retry = await post(server(), installed)
+    for (const started = Date.now(); retry.status === 409 && Date.now() - started < 5_000; ) {
+      await sleep(50)
+      retry = await post(server(), installed)
+    }
+    expect(retry).toEqual({ status: 200, duplicate: 'true', body: { ok: true } })
+  })
+}
+
+describe.each(runtimes)('$name', ({ name, engine, command, args }) => {
+  let server: Served | undefined
+  beforeAll(async () => {
+    server = await start(command, args, join(HERE, name))
+  })
+  afterAll(() => void server?.child.kill())
+  describe('receiver.fetch', () => smokeTests(name, engine, () => server?.fetch ?? ''))
+  describe('@ringhook/hono', () => smokeTests(name, engine, () => server?.hono ?? ''))
+})
+
+/** Bundles a Worker as a user's bundler would, for a platform without Node built-ins. */
+async function workerScript(entry: string): Promise<string> {
+  const bundle = await build({
+    entryPoints: [join(HERE, 'workerd', entry)],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'silent',
+  })
+  return bundle.outputFiles[0]?.text ?? ''
+}
+
+/** Runs a bundled Worker on workerd; resolves with its URL. */
+async function worker(entry: string): Promise<{ url: string; dispose(): Promise<void> }> {
+  const mf = new Miniflare({
+    modules: true,
+    script: await workerScript(entry),
+    compatibilityDate: '2025-07-01',
+    bindings: { RING_WEBHOOK_SECRET: SECRET },
+  })
+  return { url: (await mf.ready).href, dispose: () => mf.dispose() }
+}
+
+describe('workerd (Miniflare)', () => {
+  describe('receiver.fetch', () => {
+    let served: { url: string; dispose(): Promise<void> } | undefined
+    beforeAll(async () => {
+      served = await worker('worker.ts')
+    })
+    afterAll(() => served?.dispose())
+    smokeTests('workerd', 'webcrypto', () => served?.url ?? '')
+
+    it('shows why waitUntil matters: without it workerd cancels the late handler', async () => {
+      const url = served?.url ?? ''
+      const installed = payload('app.installed')
+      expect((await post(new URL('without-wait-until', url).href, installed)).body).toEqual({ ok: true })
+      // Twice the handler's run time: the claim would be settled by now had the work been kept alive.
+      await sleep(2 * SLOW_HANDLER_MS)
+      expect((await post(url, installed)).status).toBe(409)
+    })
+  })
+
+  describe('@ringhook/hono', () => {
+    let served: { url: string; dispose(): Promise<void> } | undefined
+    beforeAll(async () => {
+      served = await worker('hono-worker.ts')
+    })
+    afterAll(() => served?.dispose())
+    smokeTests('workerd', 'webcrypto', () => served?.url ?? '')
+  })
+})
+
+describe('built output', () => {
+  /** Every module specifier a bundle loads statically or dynamically. */
+  const specifiers = (source: string) =>
+    [...source.matchAll(/(?:\bfrom|\bimport|\brequire\s*\(|\bimport\s*\()\s*["']([^"']+)["']/g)].map((m) => m[1])
+
+  it.each(['index.js', 'index.cjs'])('core/dist/%s imports only zod, and no node: module', (file) => {
+    const source = readFileSync(join(ROOT, 'packages/core/dist', file), 'utf8')
+    expect(new Set(specifiers(source))).toEqual(new Set(['zod']))
+    // node:crypto is reached only through process.getBuiltinModule, where the runtime has it.
+    expect(source.replace(/getBuiltinModule\?\.\(\s*["']node:crypto["']\s*\)/, '')).not.toMatch(/["']node:/)
+  })
+
+  it('hono/dist imports only @ringhook/core', () => {
+    const source = readFileSync(join(ROOT, 'packages/hono/dist/index.js'), 'utf8')
+    expect(new Set(specifiers(source))).toEqual(new Set(['@ringhook/core']))
+  })
+})

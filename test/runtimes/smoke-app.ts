@@ -1,0 +1,28 @@
+// The apps every runtime serves. Outside vitest, @ringhook/* resolve to the BUILT packages (dist/),
+// exactly what users install.
+
+import { createReceiver, hmacEngine, type Receiver, silentLogger, vibe } from '@ringhook/core'
+import { ringhook } from '@ringhook/hono'
+import { Hono } from 'hono'
+
+/** The slow handler runs past the receiver's deadline, so it is acknowledged before it finishes. */
+const DEADLINE_MS = 100
+export const SLOW_HANDLER_MS = 300
+
+/**
+ * Answers a gesture with a vibe naming the runtime and the HMAC engine that verified it.
+ * `app.installed` is slow: acknowledged at the deadline, it must still finish (Workers: waitUntil).
+ */
+export function smokeReceiver(secret: string, runtime: string): Receiver {
+  const receiver = createReceiver({ secret, deadlineMs: DEADLINE_MS, logger: silentLogger })
+  receiver.on('gesture', (event) =>
+    vibe('tap', 'pulse').message(`${event.gesture_type} on ${runtime} (${hmacEngine().name})`),
+  )
+  receiver.on('app.installed', () => new Promise<void>((resolve) => setTimeout(resolve, SLOW_HANDLER_MS)))
+  return receiver
+}
+
+/** The same receiver behind @ringhook/hono, answering webhooks posted to any path. */
+export function smokeHonoApp(secret: string, runtime: string): Hono {
+  return new Hono().post('*', ringhook(smokeReceiver(secret, runtime)))
+}
