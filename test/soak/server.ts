@@ -1,0 +1,101 @@
+// The receiver under soak, in its own process: `node --import tsx --expose-gc server.ts <adapter>`,
+// started by run.ts with an IPC channel. It counts, per delivery id, how many times a handler
+// completed, fails the first attempt of deliveries marked `fail_first`, reports its memory after
+// a full GC on request, and on SIGTERM shuts down the way the examples do, then reports its counts.
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createMemoryStore, createReceiver, type Receiver, silentLogger } from '@ringhook/core'
+
+export type AdapterName = 'node' | 'express' | 'hono' | 'fetch'
+
+/** Messages from the server process to the soak runner. */
+export type ServerMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'memory'; heapUsed: number; rss: number; storeEntries: number }
+  | { type: 'final'; completions: Array<[number, number]>; calls: number; drained: boolean; pending: number }
+
+/** Messages from the soak runner. */
+export type RunnerMessage = { type: 'memory' }
+
+async function mount(adapter: AdapterName, receiver: Receiver): Promise<Server> {
+  switch (adapter) {
+    case 'node': {
+      const { createNodeMiddleware } = await import('@ringhook/node')
+      return createServer(createNodeMiddleware(receiver))
+    }
+    case 'express': {
+      const [{ default: express }, { ringhook }] = await Promise.all([import('express'), import('@ringhook/express')])
+      const app = express()
+      app.post('/webhooks', ringhook(receiver))
+      return createServer(app)
+    }
+    case 'hono': {
+      const [{ Hono }, { createAdaptorServer }, { ringhook }] = await Promise.all([
+        import('hono'),
+        import('@hono/node-server'),
+        import('@ringhook/hono'),
+      ])
+      const app = new Hono()
+      app.post('/webhooks', ringhook(receiver))
+      return createAdaptorServer({ fetch: app.fetch }) as Server
+    }
+    case 'fetch': {
+      const { createAdaptorServer } = await import('@hono/node-server')
+      return createAdaptorServer({ fetch: receiver.fetch }) as Server
+    }
+  }
+}
+
+async function main() {
+  const adapter = process.argv[2] as AdapterName
+  const secret = process.env.SOAK_SECRET
+  const send = (message: ServerMessage, then?: () => void) => process.send?.(message, undefined, {}, then)
+  if (!secret || !process.send) throw new Error('server.ts is started by test/soak/run.ts')
+
+  const memoryStore = createMemoryStore()
+  const receiver = createReceiver({ secret, logger: silentLogger, store: memoryStore })
+  // Counters by delivery id, allocated up front so that counting adds nothing to the heap under test.
+  const ids = Number(process.env.SOAK_IDS)
+  const completions = new Uint8Array(ids)
+  const failedOnce = new Uint8Array(ids)
+  let calls = 0
+  receiver.onAny(async (event) => {
+    calls++
+    const { soak_id: id, fail_first: failFirst } = event as { soak_id?: unknown; fail_first?: unknown }
+    if (typeof id !== 'number' || !(id >= 0 && id < ids)) return
+    if (failFirst === true && !failedOnce[id]) {
+      failedOnce[id] = 1
+      throw new Error('planned first-attempt failure')
+    }
+    // A little asynchronous work, as a real handler would do (a write to a database).
+    await new Promise((resolve) => setImmediate(resolve))
+    completions[id] = Math.min(255, (completions[id] as number) + 1)
+  })
+
+  const server = await mount(adapter, receiver)
+  server.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }))
+
+  process.on('message', async (message: RunnerMessage) => {
+    if (message.type !== 'memory') return
+    // Twice, a turn apart: what finalizers of the first collection release goes in the second.
+    global.gc?.()
+    await new Promise((resolve) => setImmediate(resolve))
+    global.gc?.()
+    const { heapUsed, rss } = process.memoryUsage()
+    send({ type: 'memory', heapUsed, rss, storeEntries: memoryStore.size })
+  })
+
+  process.once('SIGTERM', async () => {
+    const serverClosed = new Promise((resolve) => server.close(resolve))
+    const { drained, pending } = await receiver.close({ timeoutMs: 10_000 })
+    server.closeIdleConnections()
+    await serverClosed
+    const counted: Array<[number, number]> = []
+    completions.forEach((count, id) => {
+      if (count > 0) counted.push([id, count])
+    })
+    send({ type: 'final', completions: counted, calls, drained, pending }, () => process.exit(drained ? 0 : 1))
+  })
+}
+
+await main()
