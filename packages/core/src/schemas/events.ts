@@ -1,7 +1,7 @@
 import { z } from 'zod'
 
 /** A timestamp the service sends as ISO 8601; kept as the string it was. */
-const isoTimestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), {
+export const isoTimestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), {
   message: 'must be an ISO 8601 timestamp',
 })
 

@@ -1,3 +1,4 @@
+export * from './api.js'
 export * from './events.js'
 export * from './text.js'
 export * from './vibe.js'
