@@ -60,11 +60,12 @@ function waitFor(child: ChildProcess, output: () => string, pattern: RegExp): Pr
   })
 }
 
+/** Sends SIGTERM to the whole group, as a process manager would, and waits until every process let go of the output. */
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return
-  const exited = once(child, 'exit')
+  const closed = once(child, 'close')
   process.kill(-child.pid, 'SIGTERM')
-  await exited
+  await closed
 }
 
 let sent = 0
@@ -110,6 +111,7 @@ describe.concurrent('examples', () => {
     } finally {
       await stop(child)
     }
+    expect(output()).toContain('Stopped cleanly')
   })
 
   it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name }) => {

@@ -1,9 +1,15 @@
-import { createReceiver, type Logger, vibe } from '@ringhook/core'
+import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/express'
 import express, { type Express } from 'express'
 
+/** The Express app, and its receiver (for a graceful shutdown). */
+export interface App {
+  app: Express
+  receiver: Receiver
+}
+
 /** The example app: a webhook receiver and a small JSON API that sets what gestures are answered with. */
-export function createApp(secret: string, logger?: Logger): Express {
+export function createApp(secret: string, logger?: Logger): App {
   let replyMessage: string | undefined
 
   const receiver = createReceiver({ secret, ...(logger ? { logger } : {}) })
@@ -32,5 +38,5 @@ export function createApp(secret: string, logger?: Logger): Express {
     replyMessage = message
     res.json({ message })
   })
-  return app
+  return { app, receiver }
 }

@@ -1,9 +1,15 @@
-import { createReceiver, type Logger, vibe } from '@ringhook/core'
+import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 
+/** The Hono app, and its receiver (for a graceful shutdown). */
+export interface App {
+  app: Hono
+  receiver: Receiver
+}
+
 /** The example app: a webhook receiver and a small JSON API that sets what gestures are answered with. */
-export function createApp(secret: string, logger?: Logger): Hono {
+export function createApp(secret: string, logger?: Logger): App {
   let replyMessage: string | undefined
 
   const receiver = createReceiver({ secret, ...(logger ? { logger } : {}) })
@@ -28,5 +34,5 @@ export function createApp(secret: string, logger?: Logger): Hono {
     replyMessage = message
     return c.json({ message })
   })
-  return app
+  return { app, receiver }
 }

@@ -1,4 +1,5 @@
 import { serve } from '@hono/node-server'
+import { closeGracefully } from '@ringhook/node'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -10,9 +11,22 @@ if (!secret) {
 }
 const port = Number(process.env.PORT ?? 3000)
 
-// On Bun, Deno or Workers, export `createApp(secret)` (its `fetch`) instead of calling serve().
-const server = serve({ fetch: createApp(secret).fetch, port }, (info) => {
+// On Bun, Deno or Workers, export `app` (its `fetch`) instead of calling serve().
+const { app, receiver } = createApp(secret)
+const server = serve({ fetch: app.fetch, port }, (info) => {
   console.log(`ringhook example (Hono) listening on http://localhost:${info.port}/webhooks`)
 })
 
-process.on('SIGTERM', () => server.close(() => process.exit(0)))
+// A deploy or scale-down sends SIGTERM. Stop accepting connections; deliveries that still arrive
+// on open connections are answered 503 so the service retries them (on another instance, or on
+// this one restarted); handlers already running, even past the deadline, get 10 s to finish.
+let stopping = false
+process.on('SIGTERM', async () => {
+  // tsx and process managers may forward the signal more than once: shut down once.
+  if (stopping) return
+  stopping = true
+  console.log('SIGTERM: finishing deliveries in progress')
+  const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
+  console.log(drained ? 'Stopped cleanly' : `Stopped with ${pending} handler(s) still running`)
+  process.exit(drained ? 0 : 1)
+})

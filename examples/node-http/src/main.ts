@@ -1,3 +1,4 @@
+import { closeGracefully } from '@ringhook/node'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -17,12 +18,13 @@ server.listen(port, () => {
 // A deploy or scale-down sends SIGTERM. Stop accepting connections; deliveries that still arrive
 // on open connections are answered 503 so the service retries them (on another instance, or on
 // this one restarted); handlers already running, even past the deadline, get 10 s to finish.
-process.once('SIGTERM', async () => {
+let stopping = false
+process.on('SIGTERM', async () => {
+  // tsx and process managers may forward the signal more than once: shut down once.
+  if (stopping) return
+  stopping = true
   console.log('SIGTERM: finishing deliveries in progress')
-  const serverClosed = new Promise((resolve) => server.close(resolve))
-  const { drained, pending } = await receiver.close({ timeoutMs: 10_000 })
-  server.closeIdleConnections()
-  await serverClosed
+  const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
   console.log(drained ? 'Stopped cleanly' : `Stopped with ${pending} handler(s) still running`)
   process.exit(drained ? 0 : 1)
 })

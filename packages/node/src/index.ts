@@ -5,3 +5,4 @@ export {
   type NodeMiddlewareOptions,
   writeResponse,
 } from './middleware.js'
+export { type ClosableServer, closeGracefully } from './shutdown.js'

@@ -1,0 +1,59 @@
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createNodeMiddleware } from '../src/index.js'
+
+const SECRET = 'whsec_node_test'
+const servers: Server[] = []
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server.listen(0, '127.0.0.1'))
+  await once(server, 'listening')
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+})
+
+async function signedGesture() {
+  const body = JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'tap',
+    user_app_id: 'u-1',
+    app_id: 'app_demo',
+    timestamp: new Date().toISOString(),
+    data: {},
+  })
+  return { method: 'POST', body, headers: (await signWebhook({ secret: SECRET, body })).headers }
+}
+
+describe('createNodeMiddleware', () => {
+  const receiver = createReceiver({ secret: SECRET, logger: silentLogger })
+  receiver.on('gesture', () => ({ sequence: [{ type: 'tap' as const }] }))
+
+  it('handles its path, with or without a query string', async () => {
+    const base = await listen(createServer(createNodeMiddleware(receiver, { path: '/hooks' })))
+    const response = await fetch(`${base}/hooks?source=ring`, await signedGesture())
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ success: true, vibe: { sequence: [{ type: 'tap' }] } })
+  })
+
+  it('answers 404 with a JSON error for other paths when there is no next()', async () => {
+    const base = await listen(createServer(createNodeMiddleware(receiver)))
+    const response = await fetch(`${base}/elsewhere`, await signedGesture())
+    expect(response.status).toBe(404)
+    expect(await response.json()).toMatchObject({ error: { code: 'not_found' } })
+  })
+
+  it('passes other paths to next() in a Connect-style stack', async () => {
+    const middleware = createNodeMiddleware(receiver)
+    const base = await listen(
+      createServer((request, response) => middleware(request, response, () => response.end('the app'))),
+    )
+    expect(await (await fetch(`${base}/health`)).text()).toBe('the app')
+    expect((await fetch(`${base}/webhooks`, await signedGesture())).status).toBe(200)
+  })
+})

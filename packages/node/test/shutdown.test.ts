@@ -1,0 +1,76 @@
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
+import { describe, expect, it } from 'vitest'
+import { closeGracefully, createNodeMiddleware } from '../src/index.js'
+
+const SECRET = 'whsec_node_shutdown'
+
+async function delivery(gestureType: string) {
+  const body = JSON.stringify({
+    event: 'gesture',
+    gesture_type: gestureType,
+    user_app_id: 'u-1',
+    app_id: 'app_demo',
+    timestamp: new Date().toISOString(),
+    data: {},
+  })
+  return { method: 'POST', body, headers: (await signWebhook({ secret: SECRET, body })).headers }
+}
+
+async function start(handlerMs: number) {
+  const receiver = createReceiver({ secret: SECRET, logger: silentLogger })
+  const finished: string[] = []
+  let started: () => void = () => {}
+  const running = new Promise<void>((resolve) => {
+    started = resolve
+  })
+  receiver.on('gesture', async (event) => {
+    started()
+    await new Promise((resolve) => setTimeout(resolve, handlerMs))
+    finished.push(event.gesture_type)
+  })
+  const server = createServer(createNodeMiddleware(receiver)).listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
+  return { receiver, server, url, finished, running }
+}
+
+describe('closeGracefully', () => {
+  it('lets a running handler finish and answer, then closes the server', async () => {
+    const { receiver, server, url, finished, running } = await start(200)
+    const inFlight = fetch(url, await delivery('slow'))
+    await running
+    const result = await closeGracefully(server, receiver, { timeoutMs: 5000 })
+    expect(result).toEqual({ drained: true, pending: 0 })
+    expect(finished).toEqual(['slow'])
+    expect((await inFlight).status).toBe(200)
+    expect(server.listening).toBe(false)
+  })
+
+  it('reports what is still running when the bound passes, and still closes', async () => {
+    const { receiver, server, url, running } = await start(3000)
+    const inFlight = fetch(url, await delivery('stuck')).catch((error: unknown) => error)
+    await running
+    const result = await closeGracefully(server, receiver, { timeoutMs: 50 })
+    expect(result.drained).toBe(false)
+    expect(result.pending).toBeGreaterThan(0)
+    expect(server.listening).toBe(false)
+    await inFlight
+  })
+
+  it('answers 503 to a delivery that arrives while closing, so the service retries it', async () => {
+    const { receiver, server, url, running } = await start(300)
+    const first = fetch(url, await delivery('first'))
+    await running
+    const closing = closeGracefully(server, receiver, { timeoutMs: 5000 })
+    // The handler still runs, so the first connection is busy; a late request goes to the receiver directly.
+    const request = await delivery('late')
+    const late = await receiver.handle({ ...request, rawBody: request.body })
+    expect(late.status).toBe(503)
+    expect(JSON.parse(late.body)).toMatchObject({ error: { code: 'shutting_down' } })
+    await closing
+    expect((await first).status).toBe(200)
+  })
+})
