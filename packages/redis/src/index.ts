@@ -1,1 +1,13 @@
-export {}
+export {
+  fromNodeRedis,
+  type NodeRedisEvalOptions,
+  type NodeRedisScriptClient,
+  type RedisScriptClient,
+} from './client.js'
+export { RedisStoreError, type RedisStoreOperation } from './errors.js'
+export {
+  createRedisStore,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  DEFAULT_PREFIX,
+  type RedisStoreOptions,
+} from './redis-store.js'
