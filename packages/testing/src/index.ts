@@ -1,1 +1,10 @@
-export {}
+export {
+  createEvent,
+  DEFAULT_APP_ID,
+  DEFAULT_USER_APP_ID,
+  type EventOverrides,
+  events,
+} from './factories.js'
+export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
+export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
+export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'

@@ -1,0 +1,82 @@
+import { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
+import { signWebhook } from './sign.js'
+
+export interface SendWebhookOptions {
+  /** The app's webhook secret. */
+  secret: string
+  /** Unix seconds for the signature; defaults to now. */
+  timestamp?: number | Date
+  /** Give up after this long. Default 30 000 ms, the service's acknowledgement limit. */
+  timeoutMs?: number
+  /** Extra request headers (they may override the signed ones, to test a receiver's checks). */
+  headers?: Record<string, string>
+}
+
+export interface SendWebhookResult {
+  status: number
+  /** Whether the status is 2xx: what the service counts as acknowledged. */
+  ok: boolean
+  /** Time from sending the request to reading the whole reply. */
+  latencyMs: number
+  /** Response headers, lowercase names. */
+  headers: Record<string, string>
+  /** The reply body as text. */
+  body: string
+  /** The reply parsed as JSON, or null when it is empty or not JSON. */
+  reply: unknown
+  /** For a gesture: whether the reply carries a vibe and whether it follows the trigger rules. */
+  vibe: GestureReplyCheck | undefined
+}
+
+/**
+ * Signs one event and POSTs it to a receiver, as the service would; resolves with what came back.
+ * Rejects only when no answer arrived (connection refused, timeout).
+ *
+ * @example
+ * const result = await sendWebhook('http://127.0.0.1:3000/webhooks', events.gesture(), { secret })
+ * expect(result.status).toBe(200)
+ * expect(result.vibe).toMatchObject({ kind: 'vibe' })
+ */
+export async function sendWebhook(
+  url: string,
+  event: unknown,
+  options: SendWebhookOptions,
+): Promise<SendWebhookResult> {
+  const { body, headers } = await signWebhook({
+    secret: options.secret,
+    payload: event,
+    ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+  })
+  const started = performance.now()
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...headers, ...options.headers },
+    body,
+    signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+  })
+  const text = await response.text()
+  const latencyMs = Math.round((performance.now() - started) * 10) / 10
+  return {
+    status: response.status,
+    ok: response.ok,
+    latencyMs,
+    headers: Object.fromEntries(response.headers),
+    body: text,
+    reply: parseJson(text),
+    vibe: eventName(event) === 'gesture' ? checkGestureReply(response.ok ? text : null) : undefined,
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null
+  } catch {
+    return null
+  }
+}
+
+function eventName(event: unknown): string | undefined {
+  const value = typeof event === 'string' ? parseJson(event) : event
+  const name = (value as { event?: unknown } | null)?.event
+  return typeof name === 'string' ? name : undefined
+}

@@ -1,0 +1,36 @@
+import { signWebhook as signBody } from '@ringhook/core'
+
+export interface SignWebhookOptions {
+  /** The app's webhook secret. */
+  secret: string
+  /** The webhook payload: an object (serialised with `JSON.stringify`) or the exact JSON text to send. */
+  payload: unknown
+  /** Unix seconds, or a Date; defaults to now. Use an old one to test the 300 s tolerance. */
+  timestamp?: number | Date
+}
+
+export interface SignedWebhook {
+  /** The exact body that was signed: send these bytes, unchanged. */
+  body: string
+  /** `content-type`, `x-service-signature` and `x-service-timestamp`, ready for `fetch`. */
+  headers: Record<string, string>
+  /** `sha256=` followed by lowercase hex. */
+  signature: string
+  /** Unix seconds, as sent in the timestamp header. */
+  timestamp: string
+}
+
+/**
+ * Signs a webhook exactly as the service does, for an app's own tests.
+ *
+ * @example
+ * const { body, headers } = await signWebhook({ secret, payload: events.gesture() })
+ * const response = await fetch('http://127.0.0.1:3000/webhooks', { method: 'POST', headers, body })
+ */
+export async function signWebhook(options: SignWebhookOptions): Promise<SignedWebhook> {
+  const body = typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload)
+  const timestamp =
+    options.timestamp instanceof Date ? Math.floor(options.timestamp.getTime() / 1000) : options.timestamp
+  const signed = await signBody({ secret: options.secret, body, ...(timestamp === undefined ? {} : { timestamp }) })
+  return { body, headers: signed.headers, signature: signed.signature, timestamp: signed.timestamp }
+}
