@@ -1,0 +1,2 @@
+// The `ringhook` command; the commands are being added.
+console.log('ringhook: commands coming soon')
