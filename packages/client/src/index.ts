@@ -1,1 +1,47 @@
-export {}
+export type {
+  AwaitedResponse,
+  AwaitTriggerResult,
+  EventResponseRecord,
+  Install,
+  OwnInstall,
+  QueuedTriggerResult,
+  TriggerRequest,
+  TriggerResult,
+  User,
+  UserDetail,
+  UserState,
+  UserStateFilter,
+  VibePatterns,
+} from '@ringhook/core'
+export { after, vibe } from '@ringhook/core'
+export { createClient, type RinghookClient } from './client.js'
+export type { Clock } from './clock.js'
+export type { CallOptions } from './context.js'
+export type { DedupLinkOptions, LinkedResult } from './dedup-link.js'
+export {
+  BadRequestError,
+  type ClientErrorKind,
+  ForbiddenError,
+  type InputIssue,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  PermissionDisabledError,
+  RateLimitedError,
+  type RequestInfo,
+  RinghookApiError,
+  RinghookClientError,
+  ServerError,
+  TimeoutError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js'
+export type { EventsApi, ResponseOptions, WaitOptions } from './events.js'
+export type { InstallList, InstallsApi } from './installs.js'
+export { createRateLimiter, type RateLimiter, type RateLimitOptions, type WindowLimit } from './limiter.js'
+export type { ClientOptions } from './options.js'
+export type { RetryOptions } from './retry.js'
+export type { TriggerInput, TriggerWithVibe, VibeLike } from './trigger-input.js'
+export type { UserList, UserListOptions, UsersApi } from './users.js'
+export type { AwaitTriggerInput, QueuedTriggerInput, TriggerOptions, VibesApi } from './vibes.js'

@@ -1,0 +1,186 @@
+/** What went wrong, as a string to switch on; every client error has one. */
+export type ClientErrorKind =
+  | 'validation'
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'permission_disabled'
+  | 'not_found'
+  | 'too_many_requests'
+  | 'server_error'
+  | 'http_error'
+  | 'network'
+  | 'timeout'
+  | 'invalid_response'
+  | 'rate_limited'
+
+/** Base class of every error the client throws (aborts rethrow the signal's own reason). */
+export abstract class RinghookClientError extends Error {
+  abstract readonly kind: ClientErrorKind
+}
+
+/** One problem with an input, as zod reports it. */
+export interface InputIssue {
+  /** Dotted path of the field, e.g. `sequence.0.delay_ms`; empty for the input as a whole. */
+  field: string
+  message: string
+}
+
+/** An input refused before any request was sent. */
+export class ValidationError extends RinghookClientError {
+  override readonly name = 'ValidationError'
+  readonly kind = 'validation'
+  /** The first offending field, e.g. `response_config.options.0.label`. */
+  readonly field: string
+  constructor(readonly issues: readonly InputIssue[]) {
+    const first = issues[0] ?? { field: '', message: 'is invalid' }
+    super(
+      `Invalid ${first.field || 'input'}: ${first.message}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`,
+    )
+    this.field = first.field
+  }
+}
+
+/** Where a failed request went; never includes the API key. */
+export interface RequestInfo {
+  method: string
+  /** Path with prefix and query, e.g. `/v1/apps/app_1/users?state=active`. */
+  path: string
+}
+
+export interface ApiErrorInit {
+  status: number
+  code: string
+  message: string
+  requestId: string | undefined
+  request: RequestInfo
+  /** The body as sent, parsed when it was JSON; undocumented by the service, so kept raw. */
+  body: unknown
+}
+
+/** The service answered with an error status. */
+export class RinghookApiError extends RinghookClientError {
+  override readonly name: string = 'RinghookApiError'
+  readonly kind: ClientErrorKind = 'http_error'
+  readonly status: number
+  /** The service's error code, or one derived from the status when it sent none. */
+  readonly code: string
+  readonly requestId: string | undefined
+  readonly request: RequestInfo
+  readonly body: unknown
+  constructor(init: ApiErrorInit) {
+    super(`${init.request.method} ${init.request.path} failed with ${init.status} ${init.code}: ${init.message}`)
+    this.status = init.status
+    this.code = init.code
+    this.requestId = init.requestId
+    this.request = init.request
+    this.body = init.body
+  }
+}
+
+/** 400: a field the service refused, or `@me` with a key not linked to a user account. */
+export class BadRequestError extends RinghookApiError {
+  override readonly name = 'BadRequestError'
+  override readonly kind = 'bad_request'
+}
+
+/** 401: the API key is missing, wrong or revoked. */
+export class UnauthorizedError extends RinghookApiError {
+  override readonly name = 'UnauthorizedError'
+  override readonly kind = 'unauthorized'
+}
+
+/** 403: the user has not installed the app (or, for `@me`, not on the caller's ring). */
+export class ForbiddenError extends RinghookApiError {
+  override readonly name: string = 'ForbiddenError'
+  override readonly kind: ClientErrorKind = 'forbidden'
+}
+
+/** 403 with code `permission_disabled`: the user turned vibes off for this app. */
+export class PermissionDisabledError extends ForbiddenError {
+  override readonly name = 'PermissionDisabledError'
+  override readonly kind = 'permission_disabled'
+}
+
+/** 404: the app is unknown or not owned by this key, or the user or event is unknown. */
+export class NotFoundError extends RinghookApiError {
+  override readonly name = 'NotFoundError'
+  override readonly kind = 'not_found'
+}
+
+/** 429 from the service, after the client's retries (if any) ran out. */
+export class TooManyRequestsError extends RinghookApiError {
+  override readonly name = 'TooManyRequestsError'
+  override readonly kind = 'too_many_requests'
+  constructor(
+    init: ApiErrorInit,
+    /** From `Retry-After` when the service sent one. */
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(init)
+  }
+}
+
+/** 5xx: the service failed. Never retried for triggers, which may already have vibed. */
+export class ServerError extends RinghookApiError {
+  override readonly name = 'ServerError'
+  override readonly kind = 'server_error'
+}
+
+/** The request failed below HTTP: refused, reset, DNS, TLS. */
+export class NetworkError extends RinghookClientError {
+  override readonly name: string = 'NetworkError'
+  readonly kind: ClientErrorKind = 'network'
+  constructor(
+    message: string,
+    readonly request: RequestInfo,
+    /** True when the request provably never reached the service (refused, DNS), so resending is safe. */
+    readonly notSent: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+/** No answer within the client's own request timeout; the service may have acted on the request. */
+export class TimeoutError extends NetworkError {
+  override readonly name = 'TimeoutError'
+  override readonly kind = 'timeout'
+  constructor(
+    request: RequestInfo,
+    readonly timeoutMs: number,
+  ) {
+    super(`${request.method} ${request.path} got no answer within ${timeoutMs} ms`, request, false)
+  }
+}
+
+/** A 2xx answer that is not JSON, or not the shape the spec documents. */
+export class InvalidResponseError extends RinghookClientError {
+  override readonly name = 'InvalidResponseError'
+  readonly kind = 'invalid_response'
+  constructor(
+    message: string,
+    readonly request: RequestInfo,
+    readonly status: number,
+    readonly requestId: string | undefined,
+    /** The first 500 characters of the body. */
+    readonly bodySnippet: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+/** The client-side limiter (mode `fail`) refused a request that would exceed a limit. */
+export class RateLimitedError extends RinghookClientError {
+  override readonly name = 'RateLimitedError'
+  readonly kind = 'rate_limited'
+  constructor(
+    /** Which limit: the API key's requests, or one user's vibes. */
+    readonly scope: 'key' | 'user',
+    /** When a slot frees up. */
+    readonly retryAfterMs: number,
+  ) {
+    super(`Client-side rate limit (${scope}) reached; a slot frees in ${retryAfterMs} ms`)
+  }
+}

@@ -1,0 +1,24 @@
+import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core'
+import type { z } from 'zod'
+import type { CallOptions, ClientContext } from './context.js'
+import { requireId, segment } from './validate.js'
+
+export type InstallList = z.output<typeof installListSchema>
+
+export interface InstallsApi {
+  /** GET /apps/:app_id/installs: every installation of an app the key owns. */
+  list(appId: string, options?: CallOptions): Promise<InstallList>
+  /** GET /apps/:app_id/installs/@me: the key's own installation; checks that `@me` triggers will work. */
+  me(appId: string, options?: CallOptions): Promise<OwnInstall>
+}
+
+export function installsApi(ctx: ClientContext): InstallsApi {
+  const get = <S extends z.ZodType>(path: string, schema: S, options: CallOptions) =>
+    ctx.send({ method: 'GET', path, schema, retry: 'read', timeoutMs: ctx.options.timeoutMs, signal: options.signal })
+  return {
+    list: async (appId, options = {}) =>
+      get(`/apps/${segment(requireId('appId', appId))}/installs`, installListSchema, options),
+    me: async (appId, options = {}) =>
+      get(`/apps/${segment(requireId('appId', appId))}/installs/@me`, ownInstallSchema, options),
+  }
+}

@@ -1,0 +1,109 @@
+import { consoleLogger, type Logger, RinghookConfigError } from '@ringhook/core'
+import { type Clock, systemClock } from './clock.js'
+import type { DedupLinkOptions } from './dedup-link.js'
+import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './limiter.js'
+import { type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js'
+
+export interface ClientOptions {
+  /** The API key, sent as `Authorization: Bearer`; never logged. */
+  apiKey: string
+  /** Where the service lives, e.g. `https://api.example.com`; a path in it is kept. */
+  baseUrl: string | URL
+  /** Path prefix before every endpoint. Default `/v1`; `''` when the server wants none (see README). */
+  prefix?: string
+  /** A fetch implementation. Default: the global `fetch`. */
+  fetch?: typeof fetch
+  /** Retries of 429s and network failures. Default 3 attempts; `false` turns retries off. */
+  retry?: RetryOptions | false
+  /**
+   * Client-side limits (100 requests per 60 s per key, 30 vibes per minute per user). Off by
+   * default; `true` for the defaults, options to tune, or a limiter shared by several clients.
+   */
+  rateLimit?: boolean | RateLimitOptions | RateLimiter
+  /** A pino-compatible logger. Default: warnings and errors to the console. */
+  logger?: Logger
+  /** Per-request timeout for everything but await-mode triggers. Default 30 000 ms. */
+  timeoutMs?: number
+  /** An await-mode trigger waits `timeout_ms` plus this before giving up on the HTTP request. Default 15 000 ms. */
+  awaitMarginMs?: number
+  /**
+   * Send response configs the service would truncate (more than 5 options, labels over 15
+   * characters) instead of refusing them; the service's `warnings` are returned and logged.
+   * Default false. Can be set per trigger.
+   */
+  allowTruncation?: boolean
+  /** Opt-in link to a webhook receiver's dedup store, so each response is handled once. */
+  dedup?: DedupLinkOptions
+  /** Injectable time for tests (limiter, backoff, waitForResponse). */
+  clock?: Clock
+}
+
+export interface ResolvedOptions {
+  apiKey: string
+  baseUrl: URL
+  prefix: string
+  fetch: typeof fetch
+  retry: ResolvedRetry
+  limiter: RateLimiter | undefined
+  logger: Logger
+  timeoutMs: number
+  awaitMarginMs: number
+  allowTruncation: boolean
+  clock: Clock
+}
+
+const fail = (message: string): never => {
+  throw new RinghookConfigError(message)
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback
+  return Number.isFinite(v) && v > 0 ? v : fail(`${name} must be a positive number, got ${String(v)}`)
+}
+
+/** `/v1`, `v1/` and `/v1/` all mean `/v1`; `''` and `/` mean no prefix. */
+function normalizePrefix(prefix: string | undefined): string {
+  const trimmed = (prefix ?? '/v1').trim().replace(/^\/+|\/+$/g, '')
+  return trimmed === '' ? '' : `/${trimmed}`
+}
+
+function parseBaseUrl(value: string | URL | undefined): URL {
+  try {
+    const url = new URL(value ?? '')
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url
+  } catch {
+    // Reported below.
+  }
+  return fail('createClient needs `baseUrl`: the service address, e.g. https://api.example.com')
+}
+
+function resolveLimiter(option: ClientOptions['rateLimit'], clock: Clock): RateLimiter | undefined {
+  if (option === undefined || option === false) return undefined
+  if (option === true) return createRateLimiter({ clock })
+  if ('acquire' in option && typeof option.acquire === 'function') return option
+  return createRateLimiter({ clock, ...(option as RateLimitOptions) })
+}
+
+/** Checks options and fills in defaults. Throws `RinghookConfigError`. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') {
+    fail('createClient needs `apiKey`: the API key from the apps page')
+  }
+  const clock = options.clock ?? systemClock
+  if (typeof (options.fetch ?? globalThis.fetch) !== 'function') fail('No global fetch: pass `fetch` to createClient')
+  // Called unbound: browsers throw "Illegal invocation" when fetch's `this` is not the global.
+  const fetchFn: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
+  return {
+    apiKey: options.apiKey,
+    baseUrl: parseBaseUrl(options.baseUrl),
+    prefix: normalizePrefix(options.prefix),
+    fetch: fetchFn,
+    retry: resolveRetry(options.retry),
+    limiter: resolveLimiter(options.rateLimit, clock),
+    logger: options.logger ?? consoleLogger({ component: 'client' }),
+    timeoutMs: positive('timeoutMs', options.timeoutMs, 30_000),
+    awaitMarginMs: positive('awaitMarginMs', options.awaitMarginMs, 15_000),
+    allowTruncation: options.allowTruncation ?? false,
+    clock,
+  }
+}

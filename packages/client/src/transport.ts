@@ -1,0 +1,134 @@
+import type { Logger } from '@ringhook/core'
+import type { z } from 'zod'
+import type { Clock } from './clock.js'
+import { errorFromResponse } from './error-body.js'
+import { InvalidResponseError, NetworkError, type RequestInfo, TimeoutError } from './errors.js'
+import type { RateLimiter } from './limiter.js'
+import { describeFailure, provablyNotSent } from './network.js'
+import { type ResolvedRetry, type RetryClass, retryDelay } from './retry.js'
+import { issuesOf } from './validate.js'
+
+/** One call to the API, before prefix and base URL are applied. */
+export interface RequestSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST'
+  /** Path below the prefix, segments already encoded. */
+  path: string
+  query?: Record<string, string>
+  body?: unknown
+  /** The documented shape of a 2xx answer. */
+  schema: S
+  retry: RetryClass
+  /** The per-user limiter key; set for triggers only. */
+  user?: string
+  timeoutMs: number
+  signal?: AbortSignal | undefined
+}
+
+export interface TransportConfig {
+  apiKey: string
+  baseUrl: URL
+  prefix: string
+  fetch: typeof fetch
+  retry: ResolvedRetry
+  limiter: RateLimiter | undefined
+  clock: Clock
+  logger: Logger
+}
+
+export type Send = <S extends z.ZodType>(spec: RequestSpec<S>) => Promise<z.output<S>>
+
+/** Builds the function every endpoint goes through: limiter, fetch, timeout, errors, retries. */
+export function createTransport(config: TransportConfig): Send {
+  const base = config.baseUrl.pathname.replace(/\/+$/, '')
+  return async (spec) => {
+    const search = spec.query ? `?${new URLSearchParams(spec.query)}` : ''
+    const request: RequestInfo = { method: spec.method, path: `${config.prefix}${spec.path}${search}` }
+    const url = new URL(`${base}${request.path}`, config.baseUrl)
+    for (let attempt = 1; ; attempt++) {
+      await config.limiter?.acquire(spec.user, spec.signal)
+      try {
+        return await attemptOnce(config, spec, url, request)
+      } catch (error) {
+        const delay = retryDelay(error, attempt, config.retry, spec.retry)
+        if (delay === undefined) throw error
+        config.logger.info(
+          { method: request.method, path: request.path, attempt, delayMs: delay, reason: kindOf(error) },
+          'Retrying a ringhook API request',
+        )
+        await config.clock.sleep(delay, spec.signal)
+      }
+    }
+  }
+}
+
+async function attemptOnce<S extends z.ZodType>(
+  config: TransportConfig,
+  spec: RequestSpec<S>,
+  url: URL,
+  request: RequestInfo,
+): Promise<z.output<S>> {
+  const timeout = AbortSignal.timeout(spec.timeoutMs)
+  const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout
+  const headers: Record<string, string> = { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' }
+  if (spec.body !== undefined) headers['content-type'] = 'application/json'
+  let status = 0
+  let raw: string
+  let response: Response
+  try {
+    response = await config.fetch(url, {
+      method: spec.method,
+      headers,
+      signal,
+      ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
+    })
+    status = response.status
+    raw = await response.text()
+  } catch (error) {
+    // The caller's abort wins: rethrow its reason untouched, as fetch itself does.
+    if (spec.signal?.aborted) throw spec.signal.reason
+    if (timeout.aborted) throw new TimeoutError(request, spec.timeoutMs)
+    // A failure after the status line arrived means the request was certainly received.
+    const notSent = status === 0 && provablyNotSent(error)
+    throw new NetworkError(`${request.method} ${request.path} failed: ${describeFailure(error)}`, request, notSent, {
+      cause: error,
+    })
+  }
+  config.logger.debug({ method: request.method, path: request.path, status }, 'ringhook API response')
+  if (!response.ok) throw errorFromResponse(response, raw, request, config.clock.now())
+  return parseSuccess(spec.schema, raw, response, request)
+}
+
+function parseSuccess<S extends z.ZodType>(
+  schema: S,
+  raw: string,
+  response: Response,
+  request: RequestInfo,
+): z.output<S> {
+  const fail = (message: string, cause?: unknown) =>
+    new InvalidResponseError(
+      `${request.method} ${request.path}: ${message}`,
+      request,
+      response.status,
+      response.headers.get('x-request-id') ?? undefined,
+      raw.slice(0, 500),
+      { cause },
+    )
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch (error) {
+    throw fail('the service answered with a body that is not JSON', error)
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) {
+    const detail = issuesOf(parsed.error)
+      .slice(0, 3)
+      .map((issue) => `${issue.field || '(body)'} ${issue.message}`)
+      .join('; ')
+    throw fail(`the answer does not match the documented shape: ${detail}`, parsed.error)
+  }
+  return parsed.data
+}
+
+const kindOf = (error: unknown): string =>
+  typeof error === 'object' && error !== null && 'kind' in error ? String(error.kind) : 'unknown'

@@ -1,0 +1,32 @@
+import type { z } from 'zod'
+import { type InputIssue, ValidationError } from './errors.js'
+
+/** zod's issues as field paths; an unknown key is named itself rather than its parent. */
+export function issuesOf(error: z.ZodError): InputIssue[] {
+  return error.issues.flatMap((issue) => {
+    const base = issue.path.map(String)
+    if (issue.code === 'unrecognized_keys') {
+      return issue.keys.map((key) => ({ field: [...base, key].join('.'), message: 'is not a known field' }))
+    }
+    return [{ field: base.join('.'), message: issue.message }]
+  })
+}
+
+/** Parses an input, or throws {@link ValidationError} naming the first bad field (below `field`, if given). */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, field?: string): z.output<S> {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const issues = issuesOf(result.error)
+  throw new ValidationError(
+    field === undefined ? issues : issues.map((i) => ({ ...i, field: i.field ? `${field}.${i.field}` : field })),
+  )
+}
+
+/** An identifier that goes into a path: a non-empty string. */
+export function requireId(field: string, value: unknown): string {
+  if (typeof value === 'string' && value.trim() !== '') return value
+  throw new ValidationError([{ field, message: 'must be a non-empty string' }])
+}
+
+/** One path segment; `@` stays readable so `@me` is sent as the spec writes it. */
+export const segment = (value: string): string => encodeURIComponent(value).replaceAll('%40', '@')
