@@ -17,7 +17,10 @@ export const RECOMMENDED: RedisOptions = { maxRetriesPerRequest: 1 }
 export async function connectRedis(port = SHARED_REDIS_PORT, options: RedisOptions = {}): Promise<Redis> {
   const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, ...RECOMMENDED, ...options })
   // Outages are part of some tests: failures surface through commands, not as unhandled events.
-  client.on('error', () => {})
+  let lastError: Error | undefined
+  client.on('error', (error: Error) => {
+    lastError = error
+  })
   try {
     await client.connect()
     await client.ping()
@@ -26,7 +29,7 @@ export async function connectRedis(port = SHARED_REDIS_PORT, options: RedisOptio
     const required =
       process.env.RINGHOOK_REQUIRE_SERVICES === '1' ? ' CI requires it (RINGHOOK_REQUIRE_SERVICES=1).' : ''
     throw new Error(
-      `No Redis answers on 127.0.0.1:${port} (${(error as Error).message}). The Redis suites need a real one and never skip: start it with \`redis-server --port ${port} --save "" --appendonly no\`.${required}`,
+      `No Redis answers on 127.0.0.1:${port} (${(lastError ?? (error as Error)).message}). The Redis suites need a real one and never skip: start it with \`redis-server --port ${port} --save "" --appendonly no\`.${required}`,
     )
   }
   return client
