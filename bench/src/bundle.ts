@@ -1,0 +1,31 @@
+import { fileURLToPath } from 'node:url'
+import { build } from 'tsup'
+
+const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url))
+const OUT_DIR = fileURLToPath(new URL('../.tmp/bundle/', import.meta.url))
+
+/**
+ * Compiles the child-process entries to plain JS in bench/.tmp/bundle. The children then run on
+ * bare `node`, without a TypeScript loader in the process: a loader thread adds ~35 MB of RSS and
+ * would blur the servers' memory figures. Dependencies stay external, so @ringhook/* are the
+ * packages' own built dist, exactly what users install.
+ */
+export async function bundleChildren(): Promise<{ server: string; storeGrowth: string }> {
+  await build({
+    entry: { server: 'src/http/server.ts', 'store-growth': 'src/memory/store-growth.ts' },
+    outDir: OUT_DIR,
+    format: ['esm'],
+    platform: 'node',
+    target: 'node20',
+    bundle: true,
+    skipNodeModulesBundle: true,
+    splitting: false,
+    sourcemap: false,
+    dts: false,
+    clean: true,
+    silent: true,
+    config: false,
+    tsconfig: `${BENCH_DIR}tsconfig.json`,
+  })
+  return { server: `${OUT_DIR}server.js`, storeGrowth: `${OUT_DIR}store-growth.js` }
+}

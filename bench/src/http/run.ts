@@ -1,0 +1,158 @@
+import { type ChildProcess, fork } from 'node:child_process'
+import { githubHeaders, ringHeaders } from '../fixtures.js'
+import { max, median, min } from '../stats.js'
+import { type LoadResult, runLoad, type Signer } from './load.js'
+import type { ServerMessage } from './server.js'
+
+export interface HttpOptions {
+  runs: number
+  durationS: number
+  warmupS: number
+  connections: number
+}
+
+/** One framework: its hand-rolled route is the baseline every other server in the group is compared with. */
+export interface HttpGroup {
+  framework: string
+  baseline: string
+  contenders: readonly string[]
+}
+
+export const HTTP_GROUPS: readonly HttpGroup[] = [
+  {
+    framework: 'node:http',
+    baseline: 'node:hand',
+    contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis'],
+  },
+  { framework: 'Express 5', baseline: 'express:hand', contenders: ['express:ringhook'] },
+  { framework: 'Hono (@hono/node-server)', baseline: 'hono:hand', contenders: ['hono:ringhook'] },
+  { framework: 'Fetch handler (@hono/node-server)', baseline: 'fetch:hand', contenders: ['fetch:ringhook'] },
+]
+
+export interface HttpRow {
+  framework: string
+  app: string
+  baseline: string
+  runs: LoadResult[]
+  rps: { median: number; min: number; max: number }
+  p50Ms: number
+  p99Ms: number
+  errors: number
+  peakRssMb: number
+  handled: number
+}
+
+export interface SkippedApp {
+  app: string
+  reason: string
+}
+
+const signerFor = (app: string): Signer => (app === 'node:octokit' ? githubHeaders : ringHeaders)
+
+interface Started {
+  app: string
+  child: ChildProcess
+  port: number
+}
+
+function start(entry: string, app: string): Promise<Started> {
+  const child = fork(entry, [app], { stdio: 'inherit' })
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: ServerMessage) => {
+      if (message.type === 'ready') resolve({ app, child, port: message.port })
+      else reject(new Error(message.type === 'error' ? message.message : `unexpected ${message.type}`))
+    })
+    child.once('exit', (code) => reject(new Error(`server ${app} exited with code ${code}`)))
+  })
+}
+
+function serverStats(server: Started): Promise<{ maxRssKb: number; handled: number }> {
+  return new Promise((resolve) => {
+    server.child.once('message', (message: ServerMessage) => {
+      if (message.type === 'stats') resolve(message)
+    })
+    server.child.send({ type: 'stats' })
+  })
+}
+
+function stop(server: Started): Promise<void> {
+  return new Promise((resolve) => {
+    if (server.child.exitCode !== null) return resolve()
+    server.child.once('exit', () => resolve())
+    server.child.disconnect()
+  })
+}
+
+/**
+ * Starts a group's servers side by side, warms each up, then alternates their timed runs (run 1
+ * of each, run 2 of each...) so that load from elsewhere on the machine hits them alike.
+ */
+async function runGroup(entry: string, group: HttpGroup, options: HttpOptions, log: (line: string) => void) {
+  const apps = [group.baseline, ...group.contenders]
+  const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app)))
+  const servers: Started[] = []
+  const skipped: SkippedApp[] = []
+  outcomes.forEach((outcome, i) => {
+    if (outcome.status === 'fulfilled') servers.push(outcome.value)
+    else skipped.push({ app: apps[i] as string, reason: (outcome.reason as Error).message })
+  })
+  const load = (server: Started, durationS: number) =>
+    runLoad({
+      port: server.port,
+      sign: signerFor(server.app),
+      connections: options.connections,
+      durationS,
+      presign: Math.ceil(durationS * PRESIGN_RATE),
+    })
+  try {
+    for (const server of servers) await load(server, options.warmupS)
+    const runs = new Map<string, LoadResult[]>(servers.map((s) => [s.app, []]))
+    for (let round = 0; round < options.runs; round++) {
+      for (let k = 0; k < servers.length; k++) {
+        const server = servers[(k + round) % servers.length] as Started
+        const result = await load(server, options.durationS)
+        runs.get(server.app)?.push(result)
+        log(
+          `  ${server.app.padEnd(20)} run ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`,
+        )
+      }
+    }
+    const rows: HttpRow[] = []
+    for (const server of servers) {
+      const results = runs.get(server.app) as LoadResult[]
+      const stats = await serverStats(server)
+      const rps = results.map((r) => r.rps)
+      rows.push({
+        framework: group.framework,
+        app: server.app,
+        baseline: group.baseline,
+        runs: results,
+        rps: { median: median(rps), min: min(rps), max: max(rps) },
+        p50Ms: median(results.map((r) => r.p50Ms)),
+        p99Ms: median(results.map((r) => r.p99Ms)),
+        errors: results.reduce((sum, r) => sum + r.errors, 0),
+        peakRssMb: stats.maxRssKb / 1024,
+        handled: stats.handled,
+      })
+    }
+    return { rows, skipped }
+  } finally {
+    await Promise.all(servers.map(stop))
+  }
+}
+
+/** Deliveries signed ahead per second of load; above what two shared cores serve. */
+const PRESIGN_RATE = 20_000
+
+/** Every group in turn; `entry` is the bundled server script (see bundle.ts). */
+export async function runHttp(entry: string, options: HttpOptions, log: (line: string) => void) {
+  const rows: HttpRow[] = []
+  const skipped: SkippedApp[] = []
+  for (const group of HTTP_GROUPS) {
+    log(`HTTP: ${group.framework}`)
+    const result = await runGroup(entry, group, options, log)
+    rows.push(...result.rows)
+    skipped.push(...result.skipped)
+  }
+  return { rows, skipped }
+}

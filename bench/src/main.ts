@@ -1,0 +1,61 @@
+/**
+ * `pnpm bench` entry: micro (one process), HTTP (autocannon against servers in child processes)
+ * and memory (dedup stores), then a markdown report. See ../README.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { bundleChildren } from './bundle.js'
+import { runHttp } from './http/run.js'
+import { limitsFor } from './limits.js'
+import { runStoreGrowth, runStoreThroughput } from './memory/run.js'
+import { dispatched, microContenders } from './micro/contenders.js'
+import { measureAll } from './micro/harness.js'
+import { parseOptions } from './options.js'
+import { type Results, toMarkdown } from './report.js'
+import { systemInfo } from './system.js'
+import { httpTargets, memoryTargets, microTargets } from './targets.js'
+
+const DEFAULT_MAX_ENTRIES = 10_000
+const started = performance.now()
+const log = (line: string): void => console.log(line)
+const options = parseOptions(process.argv.slice(2))
+const args = process.argv.slice(2).filter((a) => a !== '--')
+const results: Results = {
+  system: systemInfo(),
+  command: ['pnpm bench', ...args].join(' '),
+  options,
+  targets: [],
+  limits: [],
+}
+
+const children = await bundleChildren()
+
+if (options.sections.has('micro')) {
+  log(`Micro: ${microContenders.length} contenders`)
+  results.micro = await measureAll(microContenders, options.micro)
+  results.dispatched = dispatched
+  results.targets.push(...microTargets(results.micro))
+}
+
+if (options.sections.has('http')) {
+  results.http = await runHttp(children.server, options.http, log)
+  results.targets.push(...httpTargets(results.http.rows))
+}
+
+if (options.sections.has('memory')) {
+  log(`Memory: ${options.memory.ids.toLocaleString('en-US')} ids through the memory store`)
+  results.growth = await runStoreGrowth(children.storeGrowth, options.memory.ids)
+  results.stores = await runStoreThroughput(options.memory.throughputMs, options.memory.concurrency)
+  results.targets.push(...memoryTargets(results.growth, DEFAULT_MAX_ENTRIES))
+}
+
+results.limits = limitsFor(results.targets)
+const markdown = toMarkdown(results)
+const complete = options.sections.size === 3 && !options.quick
+const name = options.quick ? 'RESULTS.quick.md' : 'RESULTS.partial.md'
+const out = options.out ?? fileURLToPath(new URL(complete ? '../RESULTS.md' : `../.tmp/${name}`, import.meta.url))
+mkdirSync(dirname(out), { recursive: true })
+writeFileSync(out, markdown)
+log(`\n${markdown}`)
+log(`Report written to ${out} (${((performance.now() - started) / 1000).toFixed(1)} s)`)

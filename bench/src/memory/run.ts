@@ -1,0 +1,60 @@
+import { fork } from 'node:child_process'
+import { createMemoryStore, type DedupStore } from '@ringhook/core'
+import { createRedisStore } from '@ringhook/redis'
+import { Redis } from 'ioredis'
+import type { GrowthReport } from './store-growth.js'
+
+/** Runs the growth child (bundled, on bare node) and returns its report. */
+export function runStoreGrowth(entry: string, count: number): Promise<GrowthReport> {
+  const child = fork(entry, [String(count)], { execArgv: ['--expose-gc'], stdio: 'inherit' })
+  return new Promise((resolve, reject) => {
+    child.once('message', (report: GrowthReport) => resolve(report))
+    child.once('exit', (code) => code !== 0 && reject(new Error(`store-growth exited with code ${code}`)))
+  })
+}
+
+export interface StoreThroughput {
+  store: string
+  /** claim + complete pairs per second, `concurrency` deliveries in flight. */
+  opsPerSec: number
+}
+
+/** claim + complete pairs per second with `concurrency` deliveries in flight, as a busy receiver has. */
+async function throughput(store: DedupStore, durationMs: number, concurrency: number): Promise<number> {
+  let done = 0
+  let n = 0
+  const until = performance.now() + durationMs
+  const started = performance.now()
+  const worker = async () => {
+    while (performance.now() < until) {
+      const key = `app_8kq2m4x7:event:bench_${process.pid}_${n++}`
+      const claim = await store.claim(key, 15_000)
+      if (claim.state !== 'claimed') throw new Error('a fresh id was not claimed')
+      await store.complete(key, claim.token, { status: 200, body: '{"ok":true}' }, 60_000)
+      done += 1
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return (done / (performance.now() - started)) * 1000
+}
+
+/** The memory store and the Redis store side by side; Redis is skipped with a reason when unreachable. */
+export async function runStoreThroughput(
+  durationMs: number,
+  concurrency: number,
+): Promise<{ rows: StoreThroughput[]; redisError?: string }> {
+  const rows: StoreThroughput[] = [
+    { store: 'memory (default bounds)', opsPerSec: await throughput(createMemoryStore(), durationMs, concurrency) },
+  ]
+  const client = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1 })
+  try {
+    await client.connect()
+    const store = createRedisStore({ client, prefix: `ringhook-bench:${process.pid}:` })
+    rows.push({ store: 'Redis (127.0.0.1, ioredis)', opsPerSec: await throughput(store, durationMs, concurrency) })
+    return { rows }
+  } catch (error) {
+    return { rows, redisError: error instanceof Error ? error.message : String(error) }
+  } finally {
+    client.disconnect()
+  }
+}

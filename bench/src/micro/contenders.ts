@@ -1,0 +1,148 @@
+import { Webhooks } from '@octokit/webhooks'
+import { createReceiver, silentLogger, verifyWebhook } from '@ringhook/core'
+import { Webhook } from 'standardwebhooks'
+import Stripe from 'stripe'
+import { handRolledVerify, isAuthentic } from '../baseline.js'
+import {
+  eventBody,
+  githubHeaders,
+  ringHeaders,
+  SECRET,
+  STANDARD_SECRET,
+  STRIPE_SECRET,
+  standardHeaders,
+  stripeHeader,
+} from '../fixtures.js'
+import type { Contender, Operation } from './harness.js'
+
+/**
+ * Deliveries each contender cycles through. Larger than the memory store's 10 000 entries, so by
+ * the time a delivery comes round again the store has forgotten it and dedup never short-circuits.
+ */
+const POOL_SIZE = 16_384
+
+interface Signed<H> {
+  body: Buffer
+  text: string
+  headers: H
+}
+
+/** A pool of distinct deliveries signed with one scheme, and a function returning the next one. */
+function signedPool<H>(sign: (body: Buffer) => H): () => Signed<H> {
+  const pool: Signed<H>[] = []
+  for (let i = 0; i < POOL_SIZE; i++) {
+    const body = eventBody()
+    pool.push({ body, text: body.toString('utf8'), headers: sign(body) })
+  }
+  let next = 0
+  return () => pool[next++ % POOL_SIZE] as Signed<H>
+}
+
+function fail(name: string): never {
+  throw new Error(`${name}: a correctly signed delivery was rejected`)
+}
+
+/** Counts handler calls, so the report can show every contender that dispatches really did. */
+export const dispatched = new Map<string, number>()
+const count = (name: string) => () => void dispatched.set(name, (dispatched.get(name) ?? 0) + 1)
+
+export const BASELINE = 'baseline: hand-rolled verify + JSON.parse'
+export const BASELINE_VERIFY_ONLY = 'baseline: hand-rolled verify, no parse'
+export const RINGHOOK_HANDLE = 'ringhook receiver.handle()'
+export const RINGHOOK_VERIFY = 'ringhook verifyWebhook()'
+export const OCTOKIT_VERIFY = '@octokit/webhooks verify()'
+export const OCTOKIT_RECEIVE = '@octokit/webhooks verifyAndReceive()'
+export const STANDARD_VERIFY = 'standardwebhooks Webhook.verify()'
+export const STRIPE_SYNC = 'stripe webhooks.constructEvent()'
+export const STRIPE_ASYNC = 'stripe webhooks.constructEventAsync()'
+
+const contender = (name: string, setup: () => Operation | Promise<Operation>): Contender => ({
+  name,
+  setup: async () => setup(),
+})
+
+export const microContenders: readonly Contender[] = [
+  contender(BASELINE, () => {
+    const next = signedPool(ringHeaders)
+    return () => {
+      const { body, headers } = next()
+      return handRolledVerify(body, headers['x-service-signature'], headers['x-service-timestamp']) ?? fail(BASELINE)
+    }
+  }),
+  contender(BASELINE_VERIFY_ONLY, () => {
+    const next = signedPool(ringHeaders)
+    return () => {
+      const { body, headers } = next()
+      return isAuthentic(body, headers['x-service-signature'], headers['x-service-timestamp']) || fail(BASELINE)
+    }
+  }),
+  contender(RINGHOOK_HANDLE, () => {
+    const receiver = createReceiver({ secret: SECRET, logger: silentLogger })
+    receiver.on('notification.responded', count(RINGHOOK_HANDLE))
+    const next = signedPool(ringHeaders)
+    return () => {
+      const { body, headers } = next()
+      return receiver
+        .handle({ method: 'POST', headers, rawBody: body })
+        .then((response) => response.status === 200 || fail(RINGHOOK_HANDLE))
+    }
+  }),
+  contender(RINGHOOK_VERIFY, () => {
+    const next = signedPool(ringHeaders)
+    return () => {
+      const { body, headers } = next()
+      return verifyWebhook({
+        rawBody: body,
+        signature: headers['x-service-signature'],
+        timestamp: headers['x-service-timestamp'],
+        secret: SECRET,
+      }).then((result) => result.ok || fail(RINGHOOK_VERIFY))
+    }
+  }),
+  contender(OCTOKIT_VERIFY, () => {
+    const webhooks = new Webhooks({ secret: SECRET })
+    const next = signedPool(githubHeaders)
+    return () => {
+      const { text, headers } = next()
+      return webhooks.verify(text, headers['x-hub-signature-256'] as string).then((ok) => ok || fail(OCTOKIT_VERIFY))
+    }
+  }),
+  contender(OCTOKIT_RECEIVE, () => {
+    const webhooks = new Webhooks({ secret: SECRET })
+    webhooks.on('ping', count(OCTOKIT_RECEIVE))
+    const next = signedPool(githubHeaders)
+    return () => {
+      const { text, headers } = next()
+      return webhooks.verifyAndReceive({
+        id: headers['x-github-delivery'] as string,
+        name: 'ping',
+        payload: text,
+        signature: headers['x-hub-signature-256'] as string,
+      })
+    }
+  }),
+  contender(STANDARD_VERIFY, () => {
+    const webhook = new Webhook(STANDARD_SECRET)
+    const next = signedPool(standardHeaders)
+    return () => {
+      const { body, headers } = next()
+      return webhook.verify(body, headers)
+    }
+  }),
+  contender(STRIPE_SYNC, () => {
+    const stripe = new Stripe('sk_test_bench')
+    const next = signedPool(stripeHeader)
+    return () => {
+      const { body, headers } = next()
+      return stripe.webhooks.constructEvent(body, headers, STRIPE_SECRET)
+    }
+  }),
+  contender(STRIPE_ASYNC, () => {
+    const stripe = new Stripe('sk_test_bench')
+    const next = signedPool(stripeHeader)
+    return () => {
+      const { body, headers } = next()
+      return stripe.webhooks.constructEventAsync(body, headers, STRIPE_SECRET)
+    }
+  }),
+]

@@ -1,0 +1,58 @@
+import type { HttpOptions } from './http/run.js'
+import type { TimingOptions } from './micro/harness.js'
+
+export type Section = 'micro' | 'http' | 'memory'
+const SECTIONS: readonly Section[] = ['micro', 'http', 'memory']
+
+export interface BenchOptions {
+  quick: boolean
+  sections: ReadonlySet<Section>
+  /** Where the markdown report goes; undefined: RESULTS.md for a full run, .tmp/ otherwise. */
+  out: string | undefined
+  micro: TimingOptions
+  http: HttpOptions
+  memory: { ids: number; throughputMs: number; concurrency: number }
+}
+
+const FULL = {
+  micro: { warmupMs: 1_000, rounds: 7, roundMs: 600 },
+  http: { runs: 3, durationS: 5, warmupS: 1.5, connections: 50 },
+  memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50 },
+}
+
+// Small enough for CI: every code path runs, no number means anything.
+const QUICK = {
+  micro: { warmupMs: 150, rounds: 3, roundMs: 100 },
+  http: { runs: 1, durationS: 1, warmupS: 0.3, connections: 50 },
+  memory: { ids: 1_000_000, throughputMs: 300, concurrency: 50 },
+}
+
+const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory] [--out=FILE]
+  --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
+  --only    run some sections; the report then goes to .tmp/ unless --out is given
+  --out     where to write the markdown report (default: RESULTS.md for a full run of every section)`
+
+/** Parses the command line; `--` separators that pnpm forwards are ignored. */
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  let quick = false
+  let sections = new Set<Section>(SECTIONS)
+  let out: string | undefined
+  for (const arg of argv) {
+    if (arg === '--') continue
+    if (arg === '--quick') quick = true
+    else if (arg.startsWith('--only=')) sections = new Set(arg.slice(7).split(',').map(section))
+    else if (arg.startsWith('--out=')) out = arg.slice(6)
+    else {
+      console.error(arg === '--help' ? USAGE : `Unknown argument: ${arg}\n${USAGE}`)
+      process.exit(arg === '--help' ? 0 : 2)
+    }
+  }
+  const profile = quick ? QUICK : FULL
+  return { quick, sections, out, ...profile }
+}
+
+function section(name: string): Section {
+  if ((SECTIONS as readonly string[]).includes(name)) return name as Section
+  console.error(`Unknown section "${name}": choose from ${SECTIONS.join(', ')}`)
+  process.exit(2)
+}

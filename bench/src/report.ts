@@ -1,0 +1,183 @@
+import type { HttpRow, SkippedApp } from './http/run.js'
+import type { StoreThroughput } from './memory/run.js'
+import type { GrowthReport } from './memory/store-growth.js'
+import { BASELINE, BASELINE_VERIFY_ONLY, RINGHOOK_HANDLE, RINGHOOK_VERIFY } from './micro/contenders.js'
+import type { Measured } from './micro/harness.js'
+import type { BenchOptions } from './options.js'
+import type { SystemInfo } from './system.js'
+import type { TargetCheck } from './targets.js'
+
+export interface Results {
+  system: SystemInfo
+  command: string
+  options: BenchOptions
+  micro?: Measured[]
+  dispatched?: Map<string, number>
+  http?: { rows: HttpRow[]; skipped: SkippedApp[] }
+  growth?: GrowthReport
+  stores?: { rows: StoreThroughput[]; redisError?: string }
+  targets: TargetCheck[]
+  /** Hand-written notes on what limits each missed target (see limits.ts). */
+  limits: string[]
+}
+
+const int = (n: number): string => Math.round(n).toLocaleString('en-US')
+const x = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a')
+const ms = (n: number): string => n.toFixed(2)
+const mb = (n: number): string => n.toFixed(1)
+const mark = (met: boolean): string => (met ? '✓' : '✗')
+
+function table(head: string[], rows: string[][], align?: ('l' | 'r')[]): string {
+  const rule = head.map((_, i) => (align?.[i] === 'r' ? '---:' : '---'))
+  return [head, rule, ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n')
+}
+
+function header(r: Results): string {
+  const { system: s, options: o } = r
+  const versions = Object.entries(s.versions)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(', ')
+  return [
+    '# ringhook benchmark results',
+    '',
+    o.quick ? '> **Quick mode**: a smoke run that checks the bench still works. These numbers mean nothing.\n' : '',
+    `- Date: ${s.date}`,
+    `- Node ${s.node}, ${s.os}, ${s.cpus} CPUs (${s.cpuModel}), ${s.memoryGb} GB RAM`,
+    `- Command: \`${r.command}\``,
+    `- Packages: ${versions}`,
+    `- Machine: shared with other work while it ran; in the HTTP runs the load generator and the server share the ${s.cpus} cores. Ratios (same run, interleaved) are what to read; absolute numbers are this machine's.`,
+    '',
+  ].join('\n')
+}
+
+function targetsSection(r: Results): string {
+  const rows = r.targets.map((t) => [
+    t.target,
+    t.unit === '×' ? x(t.measured) : `${t.measured.toFixed(2)} MB`,
+    t.required,
+    mark(t.met),
+  ])
+  const limits = r.limits.length ? `\n\n### What limits the missed targets\n\n${r.limits.join('\n\n')}` : ''
+  return `## Targets\n\n${table(['target', 'measured', 'required', 'met'], rows)}${limits}\n`
+}
+
+function microSection(r: Results, micro: Measured[]): string {
+  const rate = (name: string) => micro.find((m) => m.name === name)?.opsPerSec ?? Number.NaN
+  const base = rate(BASELINE)
+  const verifyOnly = rate(BASELINE_VERIFY_ONLY)
+  const handle = rate(RINGHOOK_HANDLE)
+  const rows = micro.map((m) => [
+    m.name === RINGHOOK_HANDLE || m.name === RINGHOOK_VERIFY ? `**${m.name}**` : m.name,
+    int(m.opsPerSec),
+    `${int(m.minOpsPerSec)}–${int(m.maxOpsPerSec)}`,
+    x(m.opsPerSec / base),
+    x(m.opsPerSec / verifyOnly),
+    x(handle / m.opsPerSec),
+  ])
+  const { micro: t } = r.options
+  const dispatched = [...(r.dispatched ?? [])].map(([name, n]) => `${name} ${int(n)}`).join(', ')
+  return [
+    '## Micro: one process, one ~250-byte payload',
+    '',
+    `Each operation verifies a distinct delivery (a pool of 16,384, larger than the memory store's 10,000 entries, so dedup never short-circuits). ${t.rounds} interleaved rounds of ~${t.roundMs} ms after ${t.warmupMs} ms of warm-up each; median, with the slowest and fastest round.`,
+    '',
+    table(['contender', 'ops/s (median)', 'min–max', '× baseline', '× verify-only baseline', 'handle() ×'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+    '',
+    '"× baseline": against the hand-rolled verify + JSON.parse. "handle() ×": how many times faster `receiver.handle()` is than that row (below 1 means slower).',
+    dispatched ? `Handlers called: ${dispatched}.` : '',
+    '',
+  ].join('\n')
+}
+
+function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] }): string {
+  const { http: o } = r.options
+  const byApp = new Map(http.rows.map((row) => [row.app, row]))
+  const rows = http.rows.map((row) => {
+    const base = byApp.get(row.baseline)
+    const self = row.app === row.baseline
+    return [
+      row.framework,
+      self ? `${row.app} (baseline)` : row.app,
+      int(row.rps.median),
+      `${int(row.rps.min)}–${int(row.rps.max)}`,
+      self || !base ? '1.00×' : x(row.rps.median / base.rps.median),
+      ms(row.p50Ms),
+      ms(row.p99Ms),
+      self || !base ? '1.00×' : x(row.p99Ms / base.p99Ms),
+      String(row.errors),
+      mb(row.peakRssMb),
+    ]
+  })
+  const skipped = http.skipped.map((s) => `- ${s.app}: not available (${s.reason})`).join('\n')
+  return [
+    '## HTTP: autocannon against a server in its own process',
+    '',
+    `${o.connections} connections, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's maxRSS.`,
+    '',
+    table(
+      [
+        'framework',
+        'server',
+        'req/s (median)',
+        'min–max',
+        '× hand-rolled',
+        'p50 ms',
+        'p99 ms',
+        'p99 × hand-rolled',
+        'errors',
+        'peak RSS MB',
+      ],
+      rows,
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    "Servers: `*:hand` is that framework with a hand-rolled verify route (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse); `*:ringhook` is the ringhook adapter; `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store.",
+    skipped ? `\n${skipped}` : '',
+    '',
+  ].join('\n')
+}
+
+function memorySection(r: Results): string {
+  const parts = ['## Memory: the dedup stores', '']
+  if (r.growth) {
+    const rows = r.growth.checkpoints.map((c) => [int(c.ids), mb(c.rssMb), mb(c.heapUsedMb), int(c.storeSize)])
+    parts.push(
+      `${int(r.growth.count)} distinct event ids through \`createMemoryStore()\` with its default bounds (10,000 entries), each claimed then completed as the receiver does; memory after a full GC, in a fresh process on bare node. ${int(r.growth.idsPerSec)} ids/s.`,
+      '',
+      table(['ids so far', 'RSS MB', 'heap used MB', 'entries in store'], rows, ['r', 'r', 'r', 'r']),
+      '',
+    )
+  }
+  if (r.stores) {
+    const rows = r.stores.rows.map((s) => [s.store, int(s.opsPerSec)])
+    const http = r.http?.rows.filter((row) => row.app === 'node:ringhook' || row.app === 'node:ringhook-redis') ?? []
+    for (const row of http) rows.push([`HTTP, ${row.app} (req/s)`, int(row.rps.median)])
+    parts.push(
+      `Store throughput: claim + complete per second, ${r.options.memory.concurrency} deliveries in flight; then the node adapter's req/s with each store (from the HTTP table).`,
+      '',
+      table(['store', 'per second'], rows, ['l', 'r']),
+      r.stores.redisError ? `\nRedis store: not available (${r.stores.redisError}).` : '',
+      '',
+    )
+  }
+  return parts.join('\n')
+}
+
+export function toMarkdown(r: Results): string {
+  return [
+    header(r),
+    targetsSection(r),
+    r.micro ? microSection(r, r.micro) : '',
+    r.http ? httpSection(r, r.http) : '',
+    r.growth || r.stores ? memorySection(r) : '',
+  ]
+    .filter(Boolean)
+    .join('\n')
+}

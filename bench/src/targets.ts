@@ -1,0 +1,72 @@
+import type { HttpRow } from './http/run.js'
+import type { GrowthReport } from './memory/store-growth.js'
+import { BASELINE, OCTOKIT_RECEIVE, RINGHOOK_HANDLE, RINGHOOK_VERIFY, STANDARD_VERIFY } from './micro/contenders.js'
+import type { Measured } from './micro/harness.js'
+
+export interface TargetCheck {
+  target: string
+  measured: number
+  /** How `measured` reads: a ratio (×) or megabytes. */
+  unit: '×' | 'MB'
+  required: string
+  met: boolean
+}
+
+const ratio = (target: string, measured: number, atLeast: number): TargetCheck => ({
+  target,
+  measured,
+  unit: '×',
+  required: `≥ ${atLeast.toFixed(2)}×`,
+  met: measured >= atLeast,
+})
+
+/** The issue's micro targets, as ratios measured in the same run. */
+export function microTargets(results: readonly Measured[]): TargetCheck[] {
+  const rate = (name: string) => results.find((r) => r.name === name)?.opsPerSec ?? Number.NaN
+  const handle = rate(RINGHOOK_HANDLE)
+  return [
+    ratio('receiver.handle() vs @octokit/webhooks verifyAndReceive()', handle / rate(OCTOKIT_RECEIVE), 1),
+    ratio('receiver.handle() vs standardwebhooks Webhook.verify()', handle / rate(STANDARD_VERIFY), 1),
+    ratio('receiver.handle() vs hand-rolled verify + parse', handle / rate(BASELINE), 0.5),
+    ratio('verifyWebhook() vs hand-rolled verify + parse', rate(RINGHOOK_VERIFY) / rate(BASELINE), 1),
+  ]
+}
+
+/** Every ringhook adapter against its own framework's hand-rolled route. */
+export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
+  const checks: TargetCheck[] = []
+  for (const row of rows) {
+    if (!/:ringhook$/.test(row.app)) continue
+    const base = rows.find((r) => r.app === row.baseline)
+    if (!base) continue
+    checks.push(ratio(`${row.framework}: ringhook req/s vs hand-rolled`, row.rps.median / base.rps.median, 0.95))
+    const p99 = row.p99Ms / base.p99Ms
+    checks.push({
+      target: `${row.framework}: ringhook p99 vs hand-rolled`,
+      measured: p99,
+      unit: '×',
+      required: '≤ 1.10×',
+      met: p99 <= 1.1,
+    })
+  }
+  return checks
+}
+
+/** Bounded means: once the store is full, a million more ids leave it at its maximum and the heap where it was. */
+export const HEAP_GROWTH_TOLERANCE_MB = 4
+
+export function memoryTargets(report: GrowthReport, maxEntries: number): TargetCheck[] {
+  const full = report.checkpoints.find((c) => c.ids >= maxEntries * 10) ?? report.checkpoints[1]
+  const last = report.checkpoints.at(-1)
+  if (!full || !last) return []
+  const growth = last.heapUsedMb - full.heapUsedMb
+  return [
+    {
+      target: `memory store: heap growth from ${full.ids.toLocaleString('en-US')} to ${last.ids.toLocaleString('en-US')} ids`,
+      measured: growth,
+      unit: 'MB',
+      required: `< ${HEAP_GROWTH_TOLERANCE_MB} MB, size ≤ ${maxEntries.toLocaleString('en-US')}`,
+      met: growth < HEAP_GROWTH_TOLERANCE_MB && last.storeSize <= maxEntries,
+    },
+  ]
+}
