@@ -8,3 +8,4 @@ export {
 export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
 export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
 export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'
+export * from './simulator/index.js'

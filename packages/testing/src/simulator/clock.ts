@@ -1,0 +1,62 @@
+/** Milliseconds since the epoch. */
+export type Clock = () => number
+
+/** A clock a test moves by hand, for rate-limit windows and timestamps. */
+export interface FakeClock {
+  now: Clock
+  /** Moves the clock forward. */
+  advance(ms: number): void
+  set(ms: number | Date): void
+}
+
+/**
+ * A clock that only moves when told to. Timers (retries, acknowledgement and await timeouts)
+ * do not follow it: they run on real time multiplied by `timeScale`.
+ *
+ * @example
+ * const clock = createFakeClock()
+ * const sim = await createSimulator({ clock: clock.now })
+ * clock.advance(60_000) // the rate-limit window has passed
+ */
+export function createFakeClock(start: number | Date = Date.parse('2026-01-01T00:00:00.000Z')): FakeClock {
+  let current = typeof start === 'number' ? start : start.getTime()
+  return {
+    now: () => current,
+    advance: (ms) => {
+      current += ms
+    },
+    set: (ms) => {
+      current = typeof ms === 'number' ? ms : ms.getTime()
+    },
+  }
+}
+
+/** Scaled, tracked timers: every wait is multiplied by `scale`, and `clear()` cancels them all on close. */
+export class Timers {
+  readonly #pending = new Set<ReturnType<typeof setTimeout>>()
+
+  constructor(readonly scale: number) {}
+
+  /** The real wait for a duration of the service's time. */
+  scaled(ms: number): number {
+    return Math.max(0, Math.round(ms * this.scale))
+  }
+
+  /** Runs `fn` after `ms` of service time; returns a cancel function. */
+  after(ms: number, fn: () => void): () => void {
+    const timer = setTimeout(() => {
+      this.#pending.delete(timer)
+      fn()
+    }, this.scaled(ms))
+    this.#pending.add(timer)
+    return () => {
+      clearTimeout(timer)
+      this.#pending.delete(timer)
+    }
+  }
+
+  clear(): void {
+    for (const timer of this.#pending) clearTimeout(timer)
+    this.#pending.clear()
+  }
+}

@@ -1,0 +1,74 @@
+import { RATE_LIMITS } from '@ringhook/core'
+import type { Clock } from './clock.js'
+import type { Settings } from './model.js'
+import type { SeedOptions } from './seed.js'
+
+/** Gesture types every simulator accepts; the service does not list its own (spec section 6, rule 7). */
+export const DEFAULT_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
+
+export interface SimulatorOptions {
+  /** Port to listen on; default 0 (any free port). */
+  port?: number
+  /** Default `127.0.0.1`. */
+  host?: string
+  /**
+   * Multiplies every wait: retry delays, the 30 s acknowledgement limit and await timeouts.
+   * `0.001` turns the 30 s retry delay into 30 ms. Default 1.
+   */
+  timeScale?: number
+  /** Milliseconds since the epoch, for timestamps and rate-limit windows. Default `Date.now`. */
+  clock?: Clock
+  /** Gesture types accepted beside the defaults (`tap`, `double_tap`, `long_press`, `swipe_up`, `swipe_down`). */
+  gestureTypes?: readonly string[]
+  /** Acknowledgement limit of a webhook, before scaling. Default 30 000 (the spec's). */
+  ackTimeoutMs?: number
+  /** Delays before each retry, before scaling. Default `[1000, 5000, 30000]` (the spec's). */
+  retryDelaysMs?: readonly number[]
+  /** The `delivery.latency_ms` reported for a vibe sent to a ring. Default 25. */
+  ringLatencyMs?: number
+  /** How many log entries, deliveries and vibes are kept. Default 5000. */
+  logLimit?: number
+  /** Overrides of the spec's rate limits (100 requests per 60 s per key, 30 vibes per minute per user). */
+  rateLimits?: Partial<Record<'requestsPerKey' | 'vibesPerUser', { limit: number; windowMs: number }>>
+  /** Seeds demo data: one key linked to a user, a control app owned by it, users in every state. */
+  seed?: boolean | SeedOptions
+}
+
+export interface ResolvedConfig {
+  port: number
+  host: string
+  clock: Clock
+  logLimit: number
+  settings: Settings
+}
+
+const positive = (name: string, value: number) => {
+  if (!Number.isFinite(value) || value <= 0) throw new RangeError(`${name} must be a positive number, got ${value}`)
+  return value
+}
+
+export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
+  const requests = options.rateLimits?.requestsPerKey ?? RATE_LIMITS.requestsPerKey
+  const vibes = options.rateLimits?.vibesPerUser ?? RATE_LIMITS.vibesPerUser
+  const retryDelays = [...(options.retryDelaysMs ?? [1000, 5000, 30_000])]
+  for (const delay of retryDelays) positive('retryDelaysMs[]', delay)
+  return {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    clock: options.clock ?? Date.now,
+    logLimit: positive('logLimit', options.logLimit ?? 5000),
+    settings: {
+      base_url: '',
+      api_url: '',
+      time_scale: positive('timeScale', options.timeScale ?? 1),
+      ack_timeout_ms: positive('ackTimeoutMs', options.ackTimeoutMs ?? 30_000),
+      retry_delays_ms: retryDelays,
+      gesture_types: [...new Set([...DEFAULT_GESTURE_TYPES, ...(options.gestureTypes ?? [])])],
+      ring_latency_ms: options.ringLatencyMs ?? 25,
+      rate_limits: {
+        requests_per_key: { limit: requests.limit, window_ms: requests.windowMs },
+        vibes_per_user: { limit: vibes.limit, window_ms: vibes.windowMs },
+      },
+    },
+  }
+}

@@ -1,0 +1,81 @@
+import { z } from 'zod'
+import type { Engine } from '../engine.js'
+import { type RouteRequest, type RouteResult, Router } from '../http/router.js'
+import { parseInput } from '../inputs.js'
+import type { LifecycleAction } from '../lifecycle.js'
+import { streamEvents } from './sse.js'
+
+// The control API under /_sim/ (CONTROL-API.md); every route is a thin call into the engine.
+
+const ok = (body: unknown): RouteResult => ({ status: 200, body })
+const created = (body: unknown): RouteResult => ({ status: 201, body })
+const param = (request: RouteRequest, name: string) => request.params[name] as string
+/** The JSON body, handed on as is: every engine operation validates its input with zod. */
+const body = async (request: RouteRequest): Promise<never> => ((await request.body()) ?? {}) as never
+
+const count = z.coerce.number().int().min(0).optional()
+const logQuery = z.strictObject({
+  since: count,
+  limit: z.coerce.number().int().min(1).optional(),
+  type: z.string().optional(),
+})
+const notificationQuery = z.strictObject({ status: z.enum(['pending', 'responded']).optional() })
+
+const lifecycle = (action: LifecycleAction) => async (request: RouteRequest, engine: Engine) =>
+  ok(await engine.transition(param(request, 'user_app_id'), action, await body(request)))
+
+export function controlRouter(): Router<Engine> {
+  return new Router<Engine>()
+    .add('GET', '/state', (_, engine) => ok(engine.snapshot()))
+    .add('POST', '/reset', (_, engine) => {
+      engine.reset()
+      return ok({ ok: true })
+    })
+    .add('POST', '/keys', async (request, engine) => created(engine.createKey(await body(request))))
+    .add('PATCH', '/keys/:key_id', async (request, engine) =>
+      ok(engine.updateKey(param(request, 'key_id'), await body(request))),
+    )
+    .add('POST', '/users', async (request, engine) => created(engine.createUser(await body(request))))
+    .add('PATCH', '/users/:user_id', async (request, engine) =>
+      ok(engine.updateUser(param(request, 'user_id'), await body(request))),
+    )
+    .add('POST', '/apps', async (request, engine) => created(engine.createApp(await body(request))))
+    .add('PATCH', '/apps/:app_id', async (request, engine) =>
+      ok(engine.updateApp(param(request, 'app_id'), await body(request))),
+    )
+    .add('POST', '/apps/:app_id/regenerate-secret', (request, engine) =>
+      ok(engine.regenerateSecret(param(request, 'app_id'))),
+    )
+    .add('POST', '/apps/:app_id/installs', async (request, engine) =>
+      created(await engine.install(param(request, 'app_id'), await body(request))),
+    )
+    .add('PATCH', '/installs/:user_app_id', async (request, engine) =>
+      ok(engine.updateInstall(param(request, 'user_app_id'), await body(request))),
+    )
+    .add('POST', '/installs/:user_app_id/activate', lifecycle('activate'))
+    .add('POST', '/installs/:user_app_id/passive', lifecycle('passive'))
+    .add('POST', '/installs/:user_app_id/deactivate', lifecycle('deactivate'))
+    .add('POST', '/installs/:user_app_id/uninstall', lifecycle('uninstall'))
+    .add('POST', '/installs/:user_app_id/gesture', async (request, engine) =>
+      ok(await engine.gesture(param(request, 'user_app_id'), await body(request))),
+    )
+    .add('GET', '/notifications', (request, engine) => {
+      const { status } = parseInput(notificationQuery, Object.fromEntries(request.query))
+      const all = [...engine.ctx.state.notifications.values()]
+      return ok({ notifications: all.filter((n) => status === undefined || n.status === status) })
+    })
+    .add('POST', '/notifications/:event_id/answer', async (request, engine) =>
+      ok(await engine.answer(param(request, 'event_id'), await body(request))),
+    )
+    .add('GET', '/log', (request, engine) =>
+      ok(engine.logView(parseInput(logQuery, Object.fromEntries(request.query)))),
+    )
+    .add('GET', '/deliveries/:delivery_id', (request, engine) =>
+      ok(engine.ctx.state.delivery(param(request, 'delivery_id'))),
+    )
+    .add('GET', '/idle', async (_, engine) => {
+      await engine.deliveries.idle()
+      return ok({ ok: true })
+    })
+    .add('GET', '/events', (request, engine) => streamEvents(request, engine))
+}

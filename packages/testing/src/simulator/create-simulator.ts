@@ -1,0 +1,187 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolveConfig, type SimulatorOptions } from './config.js'
+import { Engine, type LogQuery, type LogView } from './engine.js'
+import type { GestureResult } from './gestures.js'
+import { createListener } from './http/server.js'
+import type {
+  CreateAppInput,
+  CreateKeyInput,
+  CreateUserInput,
+  InstallInput,
+  UpdateAppInput,
+  UpdateInstallInput,
+  UpdateUserInput,
+} from './inputs.js'
+import type { LifecycleResult } from './lifecycle.js'
+import type { EntryListener, LogEntry } from './log.js'
+import type { App, Delivery, Install, Key, Notification, Snapshot, User, Vibe } from './model.js'
+import type { AnswerResult } from './notifications.js'
+import { type DemoData, seedDemo } from './seed.js'
+
+/** Options of an action that sends webhooks. */
+export interface WaitOptions {
+  /** Resolve only once the action's webhooks have settled (delivered, failed or skipped), retries included. */
+  wait?: boolean
+}
+
+/** A running simulator of the whole service. Every method mirrors a route of the control API. */
+export interface Simulator {
+  /** `http://127.0.0.1:<port>`: the control API lives under `/_sim/`. */
+  readonly url: string
+  /** `<url>/v1`: give this to `@ringhook/client` as its base URL. */
+  readonly apiUrl: string
+  readonly port: number
+  /** The Node server, for advanced use; `close()` stops it. */
+  readonly server: Server
+  /** The demo data, when started with `seed`. */
+  readonly demo: DemoData | undefined
+
+  readonly keys: {
+    create(input?: CreateKeyInput): Key
+    /** Links the key to a user account (what `@me` means), or unlinks it with null. */
+    link(keyId: string, userId: string | null): Key
+  }
+  readonly users: {
+    create(input?: CreateUserInput): User
+    update(userId: string, input: UpdateUserInput): User
+  }
+  readonly apps: {
+    create(input: CreateAppInput): App
+    /** A changed webhook URL regenerates the secret. */
+    update(appId: string, input: UpdateAppInput): App
+    regenerateSecret(appId: string): App
+    get(appId: string): App
+  }
+  /** The user adds the app: `app.installed`, then `app.activated` with `activate: true`. */
+  install(appId: string, userId: string, options?: Omit<InstallInput, 'user_id'>): Promise<LifecycleResult>
+  activate(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  passive(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  deactivate(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  uninstall(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  /** Permissions (`vibes`, `gestures` forwarding) and app-level barriers (`muted`, `priority_slot`). */
+  updateInstall(userAppId: string, input: UpdateInstallInput): Install
+  /** The user performs a gesture on the ring. */
+  gesture(userAppId: string, gestureType: string, options?: WaitOptions): Promise<GestureResult>
+  /** The user answers a notification: `yes`, `no`, `dismiss` or `emoji:<e>`. */
+  answer(eventId: string, response: string, options?: WaitOptions): Promise<AnswerResult>
+  /** Resolves once the next notification (a trigger with a response_config) is created. */
+  nextNotification(): Promise<Notification>
+
+  readonly log: {
+    entries(query?: LogQuery): LogEntry[]
+    deliveries(): Delivery[]
+    vibes(): Vibe[]
+    notifications(): Notification[]
+    view(query?: LogQuery): LogView
+  }
+  /** Calls `listener` with every new log entry; returns the unsubscribe function. */
+  on(event: 'entry', listener: EntryListener): () => void
+  /** Resolves once no delivery is pending or waiting for a retry. */
+  idle(): Promise<void>
+  /** Keys, users, apps, installs and settings, secrets included. */
+  state(): Snapshot
+  /** Forgets everything but the settings. */
+  reset(): void
+  /** Stops the server, every timer and every pending delivery. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the simulator: the service's API and signed webhook delivery on a real HTTP server.
+ *
+ * @example
+ * const sim = await createSimulator({ timeScale: 0.001 })
+ * const key = sim.keys.create()
+ * const app = sim.apps.create({ key_id: key.id, webhook_url: 'http://127.0.0.1:3000/webhooks' })
+ * const user = sim.users.create({ name: 'Ada' })
+ * const { install } = await sim.install(app.app_id, user.id, { activate: true, wait: true })
+ * const { vibe } = await sim.gesture(install.user_app_id, 'double_tap', { wait: true })
+ * await sim.close()
+ */
+export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const config = resolveConfig(options)
+  const engine = new Engine(config)
+  const server = createServer(createListener(engine))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => resolve())
+  })
+  const { port } = server.address() as AddressInfo
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host
+  const url = `http://${host}:${port}`
+  engine.ctx.settings.base_url = url
+  engine.ctx.settings.api_url = `${url}/v1`
+  const demo = options.seed ? seedDemo(engine, options.seed === true ? {} : options.seed) : undefined
+  return facade(engine, server, url, port, demo)
+}
+
+const copy = <T>(value: T): T => structuredClone(value)
+
+function facade(engine: Engine, server: Server, url: string, port: number, demo: DemoData | undefined): Simulator {
+  const { ctx } = engine
+  const waitInput = (options: WaitOptions = {}) => ({ ...(options.wait === undefined ? {} : { wait: options.wait }) })
+  const transition =
+    (action: 'activate' | 'passive' | 'deactivate' | 'uninstall') => async (userAppId: string, options?: WaitOptions) =>
+      copy(await engine.transition(userAppId, action, waitInput(options)))
+  let closing: Promise<void> | undefined
+
+  return {
+    url,
+    apiUrl: `${url}/v1`,
+    port,
+    server,
+    demo,
+    keys: {
+      create: (input) => copy(engine.createKey(input)),
+      link: (keyId, userId) => copy(engine.updateKey(keyId, { user_id: userId })),
+    },
+    users: {
+      create: (input) => copy(engine.createUser(input)),
+      update: (userId, input) => copy(engine.updateUser(userId, input)),
+    },
+    apps: {
+      create: (input) => copy(engine.createApp(input)),
+      update: (appId, input) => copy(engine.updateApp(appId, input)),
+      regenerateSecret: (appId) => copy(engine.regenerateSecret(appId)),
+      get: (appId) => copy(ctx.state.app(appId)),
+    },
+    install: async (appId, userId, options = {}) => copy(await engine.install(appId, { ...options, user_id: userId })),
+    activate: transition('activate'),
+    passive: transition('passive'),
+    deactivate: transition('deactivate'),
+    uninstall: transition('uninstall'),
+    updateInstall: (userAppId, input) => copy(engine.updateInstall(userAppId, input)),
+    gesture: async (userAppId, gestureType, options) =>
+      copy(await engine.gesture(userAppId, { gesture_type: gestureType, ...waitInput(options) })),
+    answer: async (eventId, response, options) =>
+      copy(await engine.answer(eventId, { response: response as never, ...waitInput(options) })),
+    nextNotification: () =>
+      new Promise((resolve) => {
+        const stop = ctx.log.subscribe((entry) => {
+          if (entry.type !== 'notification.created') return
+          stop()
+          resolve(copy(ctx.state.notification(entry.event_id)))
+        })
+      }),
+    log: {
+      entries: (query) => copy(ctx.log.entries(query)),
+      deliveries: () => copy([...ctx.state.deliveries.values()]),
+      vibes: () => copy(ctx.state.vibes),
+      notifications: () => copy([...ctx.state.notifications.values()]),
+      view: (query) => engine.logView(query),
+    },
+    on: (_event, listener) => ctx.log.subscribe(listener),
+    idle: () => engine.deliveries.idle(),
+    state: () => engine.snapshot(),
+    reset: () => engine.reset(),
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        engine.close()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      return closing
+    },
+  }
+}

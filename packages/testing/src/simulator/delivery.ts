@@ -1,0 +1,214 @@
+import { signWebhook, type WebhookEvent } from '@ringhook/core'
+import type { SimContext } from './context.js'
+import type { App, Attempt, AttemptOutcome, Delivery } from './model.js'
+
+const REPLY_LIMIT = 4096
+
+/** Called with a delivered gesture's reply body; returns the id of the vibe it produced, if any. */
+export type ReplyHandler = (delivery: Delivery, body: string) => string | null
+
+interface Outcome {
+  outcome: AttemptOutcome
+  status: number | null
+  body: string | null
+  error: string | null
+  latency: number
+}
+
+/**
+ * Delivers webhooks as the service does: signed with the app's secret at each attempt, a 2xx
+ * within the acknowledgement limit, otherwise retries after 1 s, 5 s and 30 s (all scaled).
+ */
+export class Deliveries {
+  readonly #inFlight = new Set<AbortController>()
+  #pending = 0
+  #idleWaiters: Array<() => void> = []
+  #settleWaiters: Array<() => void> = []
+  #closed = false
+  // Bumped by reset() and close(): attempts of an older generation stop where they are.
+  #generation = 0
+  // Deliveries for one install start in the order they were queued (installed before activated),
+  // each after the previous one's first attempt; retries do not hold later events back.
+  readonly #chains = new Map<string, Promise<void>>()
+
+  constructor(
+    private readonly ctx: SimContext,
+    private readonly onReply: ReplyHandler,
+  ) {}
+
+  /** Queues one webhook for an app; recorded as skipped when the app has no webhook URL. */
+  send(app: App, payload: WebhookEvent): Delivery {
+    const { ctx } = this
+    const delivery: Delivery = {
+      id: ctx.ids.next('dlv'),
+      event: payload.event,
+      app_id: app.app_id,
+      user_app_id: payload.user_app_id,
+      url: app.webhook_url,
+      payload,
+      status: app.webhook_url ? 'pending' : 'skipped',
+      skipped_reason: app.webhook_url ? null : 'no_webhook_url',
+      retry_delays_ms: ctx.settings.retry_delays_ms.map((ms) => ctx.timers.scaled(ms)),
+      attempts: [],
+      next_attempt_at: null,
+      created_at: ctx.iso(),
+      settled_at: null,
+      vibe_id: null,
+    }
+    ctx.state.addDelivery(delivery)
+    const ref = { delivery_id: delivery.id, event: delivery.event }
+    ctx.log.append({
+      type: 'delivery.queued',
+      ...ref,
+      app_id: app.app_id,
+      user_app_id: delivery.user_app_id,
+      url: delivery.url,
+    })
+    if (delivery.status === 'skipped') this.#settle(delivery)
+    else {
+      this.#pending++
+      this.#chain(delivery)
+    }
+    return delivery
+  }
+
+  #chain(delivery: Delivery): void {
+    const key = delivery.user_app_id
+    const first = (this.#chains.get(key) ?? Promise.resolve()).then(() => this.#attempt(delivery, 1))
+    this.#chains.set(key, first)
+    void first.then(() => {
+      if (this.#chains.get(key) === first) this.#chains.delete(key)
+    })
+  }
+
+  /** Resolves once no delivery is pending or waiting for a retry. */
+  idle(): Promise<void> {
+    if (this.#pending === 0 || this.#closed) return Promise.resolve()
+    return new Promise((resolve) => this.#idleWaiters.push(resolve))
+  }
+
+  /** Resolves once one delivery has settled. */
+  async settled(delivery: Delivery): Promise<Delivery> {
+    while (delivery.settled_at === null && !this.#closed) await new Promise<void>((r) => this.#settleWaiters.push(r))
+    return delivery
+  }
+
+  /** Drops every pending delivery and retry (the state they belong to is gone). */
+  reset(): void {
+    this.#generation++
+    this.#chains.clear()
+    for (const controller of this.#inFlight) controller.abort()
+    this.#pending = 0
+    this.#wake('settle')
+    this.#wake('idle')
+  }
+
+  close(): void {
+    this.#closed = true
+    this.reset()
+  }
+
+  async #attempt(delivery: Delivery, n: number): Promise<void> {
+    const generation = this.#generation
+    if (this.#closed) return
+    delivery.next_attempt_at = null
+    // The service posts to the URL and signs with the secret configured at the time of the attempt.
+    const app = this.ctx.state.apps.get(delivery.app_id)
+    const result = app?.webhook_url
+      ? await this.#post(app.webhook_url, app.secret, delivery.payload)
+      : { outcome: 'network_error' as const, status: null, body: null, latency: 0, error: 'the app has no webhook URL' }
+    if (this.#closed || generation !== this.#generation) return
+    const retryIn = result.outcome === 'ok' ? null : (delivery.retry_delays_ms[n - 1] ?? null)
+    const attempt: Attempt = {
+      attempt: n,
+      at: this.ctx.iso(),
+      outcome: result.outcome,
+      status: result.status,
+      latency_ms: result.latency,
+      reply: result.body === null ? null : result.body.slice(0, REPLY_LIMIT),
+      error: result.error,
+      next_retry_in_ms: retryIn,
+    }
+    delivery.attempts.push(attempt)
+    this.ctx.log.append({ type: 'delivery.attempt', delivery_id: delivery.id, event: delivery.event, ...attempt })
+    if (result.outcome === 'ok') {
+      delivery.status = 'delivered'
+      if (delivery.event === 'gesture') delivery.vibe_id = this.onReply(delivery, result.body ?? '')
+      return this.#finish(delivery)
+    }
+    if (retryIn === null) {
+      delivery.status = 'failed'
+      return this.#finish(delivery)
+    }
+    delivery.status = 'retrying'
+    delivery.next_attempt_at = new Date(this.ctx.clock() + retryIn).toISOString()
+    // The delays are the service's; Timers scales them like every other wait.
+    this.ctx.timers.after(this.ctx.settings.retry_delays_ms[n - 1] ?? 0, () => void this.#attempt(delivery, n + 1))
+  }
+
+  async #post(url: string, secret: string, payload: WebhookEvent): Promise<Outcome> {
+    const body = JSON.stringify(payload)
+    const signed = await signWebhook({ secret, body, timestamp: Math.floor(this.ctx.clock() / 1000) })
+    const controller = new AbortController()
+    this.#inFlight.add(controller)
+    const cancel = this.ctx.timers.after(this.ctx.settings.ack_timeout_ms, () => controller.abort())
+    const started = performance.now()
+    const latency = () => Math.round((performance.now() - started) * 10) / 10
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-SERVICE-Signature': signed.signature,
+          'X-SERVICE-Timestamp': signed.timestamp,
+          'User-Agent': 'ringhook-simulator',
+        },
+        body,
+        redirect: 'manual',
+        signal: controller.signal,
+      })
+      const text = await response.text()
+      const outcome = response.status >= 200 && response.status < 300 ? 'ok' : 'http_error'
+      return { outcome, status: response.status, body: text, error: null, latency: latency() }
+    } catch (error) {
+      const timedOut = controller.signal.aborted
+      const message = timedOut
+        ? `no answer within ${this.ctx.timers.scaled(this.ctx.settings.ack_timeout_ms)} ms`
+        : describeNetworkError(error)
+      return {
+        outcome: timedOut ? 'timeout' : 'network_error',
+        status: null,
+        body: null,
+        error: message,
+        latency: latency(),
+      }
+    } finally {
+      cancel()
+      this.#inFlight.delete(controller)
+    }
+  }
+
+  #finish(delivery: Delivery): void {
+    this.#settle(delivery)
+    this.#pending = Math.max(0, this.#pending - 1)
+    if (this.#pending === 0) this.#wake('idle')
+  }
+
+  #settle(delivery: Delivery): void {
+    delivery.settled_at = this.ctx.iso()
+    const { id, event, status, attempts } = delivery
+    this.ctx.log.append({ type: 'delivery.settled', delivery_id: id, event, status, attempts: attempts.length })
+    this.#wake('settle')
+  }
+
+  #wake(which: 'idle' | 'settle'): void {
+    const waiters = which === 'idle' ? this.#idleWaiters : this.#settleWaiters
+    for (const wake of waiters.splice(0)) wake()
+  }
+}
+
+function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause
+  if (cause?.code) return `${cause.code}: ${cause.message ?? 'request failed'}`
+  return error instanceof Error ? error.message : String(error)
+}
