@@ -39,7 +39,7 @@ describe('two instances sharing one Redis', () => {
       Array.from({ length: 6 }, async () => {
         const payload = gesture()
         const delivery = await signed(payload)
-        return { payload, delivery, sent: [post(a.url, delivery), post(b.url, delivery)] }
+        return { payload, delivery, sent: [post(a.url, delivery), post(b.url, delivery)] as const }
       }),
     )
     // The instance that lost the claim answers at once; the winner's handler is held until then,
