@@ -48,7 +48,8 @@ export function readErrorBody(status: number, raw: string): { code: string; mess
   return { code, message, body }
 }
 
-function requestIdOf(headers: Headers, body: unknown): string | undefined {
+/** The request id from the usual headers, or from the body. */
+export function requestIdOf(headers: Headers, body?: unknown): string | undefined {
   for (const name of REQUEST_ID_HEADERS) {
     const value = headers.get(name)
     if (value) return value

@@ -1,7 +1,7 @@
 import type { Logger } from '@ringhook/core'
 import type { z } from 'zod'
 import type { Clock } from './clock.js'
-import { errorFromResponse } from './error-body.js'
+import { errorFromResponse, requestIdOf } from './error-body.js'
 import { InvalidResponseError, NetworkError, type RequestInfo, TimeoutError } from './errors.js'
 import type { RateLimiter } from './limiter.js'
 import { describeFailure, provablyNotSent } from './network.js'
@@ -109,7 +109,7 @@ function parseSuccess<S extends z.ZodType>(
       `${request.method} ${request.path}: ${message}`,
       request,
       response.status,
-      response.headers.get('x-request-id') ?? undefined,
+      requestIdOf(response.headers),
       raw.slice(0, 500),
       { cause },
     )
