@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type ClaimResult, type DedupStore, RinghookConfigError, type StoredReply } from '@ringhook/core'
 import { isScriptClient, type RedisScriptClient, runScript } from './client.js'
 import { RedisStoreError } from './errors.js'
-import { CLAIM, COMPLETE, RELEASE } from './scripts.js'
+import { CLAIM, COMPLETE, RELEASE, type RedisScript } from './scripts.js'
 import { withTimeout } from './timeout.js'
 
 export interface RedisStoreOptions {
@@ -30,7 +30,7 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000
  */
 export function createRedisStore(options: RedisStoreOptions): DedupStore {
   const { client, prefix, timeoutMs } = resolve(options)
-  const run = (script: typeof CLAIM, key: string, args: string[]) => runScript(client, script, prefix + key, args)
+  const run = (script: RedisScript, key: string, args: string[]) => runScript(client, script, prefix + key, args)
 
   const release = async (key: string, token: string): Promise<void> => {
     await withTimeout(run(RELEASE, key, [token]), timeoutMs, 'release')
