@@ -1,7 +1,6 @@
 // The contract every dedup store keeps, because the receiver relies on nothing else. A store is
 // used as two "instances" sharing state: one object in memory, two connections to one Redis.
 import { randomUUID } from 'node:crypto'
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core'
 import { expect, it } from 'vitest'
 import { poll } from '../redis/support/poll.js'
@@ -91,7 +90,7 @@ export function storeContract({ pair }: StoreKind): void {
   it('lets an in-flight claim lapse, after which its old owner can no longer settle it', async () => {
     const [a, b] = pair()
     const key = randomUUID()
-    const dead = token(await a.claim(key, 150))
+    const dead = token(await a.claim(key, 300))
     expect(await b.claim(key, MINUTE)).toEqual({ state: 'in_flight' })
     const successor = token(await claimOnceLapsed(b, key))
     await a.complete(key, dead, { status: 200, body: 'stale' }, MINUTE)
@@ -105,12 +104,11 @@ export function storeContract({ pair }: StoreKind): void {
     const [a, b] = pair()
     const kept = randomUUID()
     const forgotten = randomUUID()
-    await a.complete(kept, token(await a.claim(kept, 100)), vibeReply, MINUTE)
-    await a.complete(forgotten, token(await a.claim(forgotten, MINUTE)), vibeReply, 150)
+    await a.complete(kept, token(await a.claim(kept, 250)), vibeReply, MINUTE)
+    await a.complete(forgotten, token(await a.claim(forgotten, MINUTE)), vibeReply, 300)
     expect((await b.claim(forgotten, MINUTE)).state).toBe('completed')
     await claimOnceLapsed(b, forgotten)
-    // Past the in-flight ttl of 100 ms: the completed record is still there.
-    await sleep(150)
+    // `forgotten` lapsed 300 ms after `kept` was completed: past kept's in-flight ttl of 250 ms.
     expect(await b.claim(kept, MINUTE)).toEqual({ state: 'completed', reply: vibeReply })
   })
 
