@@ -1,2 +1,14 @@
-// The `ringhook` command; the commands are being added.
-console.log('ringhook: commands coming soon')
+// The `ringhook` bin: `node dist/cli.js <command>`, or `node --import tsx src/cli/main.ts <command>`.
+import { run } from './run.js'
+
+const io = {
+  out: (text: string) => void process.stdout.write(`${text}\n`),
+  err: (text: string) => void process.stderr.write(`${text}\n`),
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2), io)
+} catch (error) {
+  io.err(`✘ ringhook failed: ${(error as Error)?.stack ?? error}`)
+  process.exitCode = 1
+}

@@ -1,0 +1,70 @@
+import { readFileSync } from 'node:fs'
+import { EVENT_NAMES, type EventName, isKnownEventName } from '@ringhook/core'
+import { createEvent } from '../factories.js'
+import { parseJson, UsageError } from './io.js'
+
+/** Flags that build an event from the factories, shared by `sign` and `send`. */
+export const EVENT_FLAGS = {
+  event: { type: 'string' },
+  payload: { type: 'string' },
+  file: { type: 'string' },
+  'gesture-type': { type: 'string' },
+  'user-app-id': { type: 'string' },
+  'app-id': { type: 'string' },
+  'external-user-id': { type: 'string' },
+  'event-id': { type: 'string' },
+  response: { type: 'string' },
+} as const
+
+export const EVENT_FLAGS_HELP = `Payload (one of):
+  <event> / --event <name>   build a valid event: ${EVENT_NAMES.join(', ')}
+  --payload <json>           the exact body to send
+  --file <path>              read the body from a file ("-" for stdin)
+Event fields (with an event name):
+  --gesture-type <type>      gesture only; default tap
+  --user-app-id <id>  --app-id <id>  --external-user-id <id>
+  --event-id <id>  --response <yes|no|dismiss|emoji:<e>>   notification.responded only`
+
+type Values = Partial<Record<keyof typeof EVENT_FLAGS, string>>
+
+/** The body to sign: exact text from --payload/--file, or a factory event with the given fields. */
+export function buildBody(values: Values, positional: string | undefined): { body: string; event: string | undefined } {
+  const sources = [values.payload, values.file, values.event ?? positional].filter((v) => v !== undefined)
+  if (sources.length === 0) throw new UsageError('Give an event name, --payload <json> or --file <path>.')
+  if (sources.length > 1) throw new UsageError('Give only one of: an event name, --payload, --file.')
+  if (values.payload !== undefined) return textBody(values.payload, '--payload')
+  if (values.file !== undefined) return textBody(readFile(values.file), '--file')
+  const name = (values.event ?? positional) as string
+  if (!isKnownEventName(name)) throw new UsageError(`Unknown event "${name}"; use one of: ${EVENT_NAMES.join(', ')}.`)
+  return { body: JSON.stringify(eventFrom(name, values)), event: name }
+}
+
+function eventFrom(name: EventName, values: Values) {
+  const fields = {
+    ...(values['user-app-id'] ? { user_app_id: values['user-app-id'] } : {}),
+    ...(values['app-id'] ? { app_id: values['app-id'] } : {}),
+    ...(values['external-user-id'] ? { external_user_id: values['external-user-id'] } : {}),
+  }
+  if (name === 'gesture') return createEvent('gesture', { ...fields, gesture_type: values['gesture-type'] ?? 'tap' })
+  if (name === 'notification.responded') {
+    const data = {
+      ...(values['event-id'] ? { event_id: values['event-id'] } : {}),
+      ...(values.response ? { response: values.response as 'yes' } : {}),
+    }
+    return createEvent('notification.responded', { ...fields, data })
+  }
+  return createEvent(name, fields)
+}
+
+function textBody(text: string, flag: string): { body: string; event: string | undefined } {
+  const value = parseJson(text, flag) as { event?: unknown } | null
+  return { body: text, event: typeof value?.event === 'string' ? value.event : undefined }
+}
+
+function readFile(path: string): string {
+  try {
+    return readFileSync(path === '-' ? 0 : path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`Cannot read ${path}: ${(error as Error).message}`)
+  }
+}

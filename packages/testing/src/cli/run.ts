@@ -1,0 +1,49 @@
+import packageJson from '../../package.json' with { type: 'json' }
+import { EXIT, type Io, UsageError } from './io.js'
+import { send } from './send.js'
+import { sign } from './sign.js'
+import { type SimulateHooks, simulate } from './simulate.js'
+
+export const mainHelp = `Usage: ringhook <command> [options]
+
+Commands:
+  sign       sign a webhook payload; print the headers and a ready curl line
+  send       send one signed webhook to your receiver and check the reply
+  simulate   run the whole service on localhost, with demo data and a live log
+
+Run "ringhook <command> --help" for a command's options.
+Exit codes: 0 success, 1 rejected by the receiver, 2 usage error, 3 unreachable or could not start.`
+
+/** Runs the CLI with the arguments after the program name; resolves with the exit code. */
+export async function run(args: string[], io: Io, hooks: SimulateHooks = {}): Promise<number> {
+  const [command, ...rest] = args
+  try {
+    switch (command) {
+      case 'sign':
+        return await sign(rest, io)
+      case 'send':
+        return await send(rest, io)
+      case 'simulate':
+        return await simulate(rest, io, hooks)
+      case '--version':
+      case '-v':
+        io.out(packageJson.version)
+        return EXIT.ok
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(mainHelp)
+        return command === undefined ? EXIT.usage : EXIT.ok
+      default:
+        throw new UsageError(`Unknown command "${command}".`)
+    }
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    io.err(`✘ ${error.message}`)
+    io.err(
+      `Run "ringhook ${command && ['sign', 'send', 'simulate'].includes(command) ? `${command} ` : ''}--help" for usage.`,
+    )
+    return EXIT.usage
+  }
+}

@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util'
+import { sendWebhook } from '../send.js'
+import { EXIT, HELP_FLAG, type Io, parse, parseNumber, UsageError } from './io.js'
+import { buildBody, EVENT_FLAGS, EVENT_FLAGS_HELP } from './payload.js'
+
+export const sendHelp = `Usage: ringhook send <event> --url <url> --secret <secret> [options]
+
+Sends one signed webhook to your receiver and prints the status, the latency and the reply.
+A gesture's reply is checked against the trigger rules, as the service checks it.
+
+Options:
+  --url <url>                your webhook endpoint (required)
+  --secret <secret>          the app's webhook secret (required)
+  --timestamp <unix s>       sign with this time instead of now
+  --timeout <ms>             give up after this long; default 30000 (the service's limit)
+  --json                     print the result as JSON
+${EVENT_FLAGS_HELP}
+
+Exit codes: 0 acknowledged (2xx, and a valid vibe if any), 1 rejected or invalid vibe reply,
+2 usage error, 3 no answer (connection refused or timeout).
+
+Example:
+  ringhook send gesture --gesture-type double_tap --url http://localhost:3000/webhooks --secret whsec_test`
+
+const HINTS: Record<number, string> = {
+  401: 'the receiver rejected the signature: check --secret (it is regenerated when the webhook URL changes) and the clock',
+  400: 'the receiver rejected the payload',
+  404: 'nothing is mounted at this path: check --url',
+  413: 'the body is larger than the receiver accepts',
+  415: 'the receiver wants Content-Type application/json',
+}
+
+export async function send(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        ...EVENT_FLAGS,
+        url: { type: 'string' },
+        secret: { type: 'string' },
+        timestamp: { type: 'string' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+        ...HELP_FLAG,
+      },
+    }),
+  )
+  if (values.help) {
+    io.out(sendHelp)
+    return EXIT.ok
+  }
+  if (!values.url) throw new UsageError('--url is required.')
+  if (!values.secret) throw new UsageError('--secret is required.')
+  if (!URL.canParse(values.url)) throw new UsageError(`--url "${values.url}" is not a URL.`)
+  if (positionals.length > 1) throw new UsageError(`Unexpected arguments: ${positionals.slice(1).join(' ')}`)
+  const { body, event } = buildBody(values, positionals[0])
+  const timestamp = parseNumber(values.timestamp, '--timestamp')
+  const timeoutMs = parseNumber(values.timeout, '--timeout')
+  let result: Awaited<ReturnType<typeof sendWebhook>>
+  try {
+    result = await sendWebhook(values.url, body, {
+      secret: values.secret,
+      ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    })
+  } catch (error) {
+    io.err(`✘ No answer from ${values.url}: ${describe(error)}`)
+    return EXIT.unreachable
+  }
+  const vibeOk = result.vibe?.kind !== 'invalid'
+  if (values.json) {
+    const { status, ok, latencyMs, reply, vibe } = result
+    io.out(JSON.stringify({ event, status, ok, latencyMs, reply: reply ?? result.body, vibe }, null, 2))
+  } else {
+    io.out(`→ POST ${values.url}  ${event ?? 'custom payload'}`)
+    io.out(`← ${result.status} in ${result.latencyMs} ms`)
+    if (result.body) io.out(result.body)
+    if (!result.ok) io.out(`✘ Not acknowledged${HINTS[result.status] ? `: ${HINTS[result.status]}` : ''}.`)
+    if (result.vibe?.kind === 'vibe')
+      io.out(`✔ The vibe reply follows the trigger rules: ${describeVibe(result.vibe.vibe)}`)
+    if (result.vibe?.kind === 'invalid') io.out(`✘ The vibe reply breaks the trigger rules: ${result.vibe.rule}`)
+    if (result.vibe?.kind === 'none' && result.ok) io.out('✔ Acknowledged; the reply carries no vibe.')
+  }
+  return result.ok && vibeOk ? EXIT.ok : EXIT.rejected
+}
+
+function describeVibe(vibe: { sequence: { type: string }[]; message?: string | undefined }): string {
+  const steps = vibe.sequence.map((step) => step.type).join(', ')
+  return vibe.message ? `${steps} · "${vibe.message}"` : steps
+}
+
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause
+  if ((error as Error)?.name === 'TimeoutError') return 'timed out'
+  return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error)
+}

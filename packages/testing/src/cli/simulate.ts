@@ -1,0 +1,117 @@
+import { parseArgs } from 'node:util'
+import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import { formatEntry } from './format.js'
+import { EXIT, HELP_FLAG, type Io, parse, parseNumber, UsageError } from './io.js'
+
+export const simulateHelp = `Usage: ringhook simulate [options]
+
+Runs the whole service on localhost with demo data and prints a live log. Your app calls the
+API with the demo key; the simulator delivers signed webhooks to --webhook-url; you play the
+users through the control API (/_sim/, see CONTROL-API.md).
+
+Options:
+  --port <n>                 default 4010 (0 picks a free port)
+  --host <host>              default 127.0.0.1
+  --webhook-url <url>        your receiver, for both demo apps
+  --secret <secret>          the webhook secret of both demo apps (generated and printed if omitted)
+  --time-scale <n>           multiply every wait (retries, 30 s limit, await timeouts); default 1
+  --gesture-types <a,b>      gesture types beside tap, double_tap, long_press, swipe_up, swipe_down
+  --json                     print log entries as JSON lines
+
+Stop with Ctrl-C. Exit codes: 0 stopped, 2 usage error, 3 could not start (port in use).`
+
+export interface SimulateHooks {
+  /** Resolves when the simulator should stop; default: SIGINT or SIGTERM. */
+  stopped?: Promise<unknown>
+}
+
+export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}): Promise<number> {
+  const { values } = parse(() =>
+    parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'webhook-url': { type: 'string' },
+        secret: { type: 'string' },
+        'time-scale': { type: 'string' },
+        'gesture-types': { type: 'string' },
+        json: { type: 'boolean' },
+        ...HELP_FLAG,
+      },
+    }),
+  )
+  if (values.help) {
+    io.out(simulateHelp)
+    return EXIT.ok
+  }
+  const webhookUrl = values['webhook-url']
+  if (webhookUrl !== undefined && !/^https?:\/\//.test(webhookUrl))
+    throw new UsageError('--webhook-url must be an http(s) URL.')
+  if (values.secret !== undefined && values.secret.length < 8)
+    throw new UsageError('--secret must be at least 8 characters.')
+  const timeScale = parseNumber(values['time-scale'], '--time-scale')
+  if (timeScale === 0) throw new UsageError('--time-scale must be greater than 0.')
+  let sim: Simulator
+  try {
+    sim = await createSimulator({
+      port: parseNumber(values.port, '--port') ?? 4010,
+      host: values.host ?? '127.0.0.1',
+      ...(timeScale === undefined ? {} : { timeScale }),
+      ...(values['gesture-types'] ? { gestureTypes: values['gesture-types'].split(',').map((t) => t.trim()) } : {}),
+      seed: { ...(webhookUrl ? { webhookUrl } : {}), ...(values.secret ? { secret: values.secret } : {}) },
+    })
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    io.err(
+      code === 'EADDRINUSE' ? `✘ Port ${values.port ?? 4010} is in use: pass --port.` : `✘ ${(error as Error).message}`,
+    )
+    return EXIT.unreachable
+  }
+  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined })
+  sim.on('entry', (entry) => {
+    const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
+    if (text !== null) io.out(text)
+  })
+  await (hooks.stopped ?? signal())
+  await sim.close()
+  io.err('Simulator stopped.')
+  return EXIT.ok
+}
+
+function signal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve())
+    process.once('SIGTERM', () => resolve())
+  })
+}
+
+function banner(sim: Simulator, io: Io, options: { webhookUrl: string | undefined; secretGiven: boolean }) {
+  const demo = sim.demo
+  if (!demo) return
+  const { control, notifications } = demo.apps
+  // The simulator's own demo secret is printed only when it was generated: otherwise it is yours.
+  const secret = options.secretGiven ? '(the --secret you gave)' : control.secret
+  const webhooks = options.webhookUrl
+    ? `${options.webhookUrl}, signed with ${secret}`
+    : 'none: pass --webhook-url to receive them (deliveries are logged as skipped)'
+  const gesture = `curl -s -X POST ${sim.url}/_sim/installs/${demo.installs.ada.user_app_id}/gesture -H 'content-type: application/json' -d '{"gesture_type":"double_tap"}'`
+  io.out(`ringhook simulator on ${sim.url}
+
+  API        ${sim.apiUrl} (also without /v1)
+  API key    ${demo.key.token} (linked to Ada, so @me works)
+  Apps       ${control.app_id} (control), ${notifications.app_id} (preferred_notification)
+  Webhooks   ${webhooks}
+  Users      Ada active, Grace passive, Linus inactive, Margaret active with her ring off;
+             on ${notifications.app_id}: Ada active, Grace without a priority slot
+  Control    ${sim.url}/_sim/state, live events at ${sim.url}/_sim/events
+
+Try:
+  ${gesture}
+  curl -s ${sim.apiUrl}/apps/${control.app_id}/users -H 'authorization: Bearer ${demo.key.token}'
+
+Press Ctrl-C to stop.
+`)
+}
