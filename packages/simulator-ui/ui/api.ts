@@ -1,0 +1,76 @@
+import type { Delivery, ErrorBody, Install, LogView, Notification, Snapshot, User } from './contract.js'
+
+export type LifecycleAction = 'activate' | 'passive' | 'deactivate' | 'uninstall'
+
+/** An error answer of the control API, with its code (`invalid_transition`, `conflict`, ...). */
+export class SimError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'SimError'
+  }
+}
+
+/**
+ * The simulator's origin: the page's own unless `?sim=http://127.0.0.1:4010` names another.
+ * Only http(s) URLs are taken; the path is dropped, since every route lives under `/_sim/`.
+ */
+export function simulatorOrigin(location: Location): string {
+  const given = new URLSearchParams(location.search).get('sim')
+  if (!given) return ''
+  try {
+    const url = new URL(given)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : ''
+  } catch {
+    return ''
+  }
+}
+
+/** Every control API call the page makes: one method per route it uses. */
+export function createApi(origin: string) {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${origin}/_sim${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const text = await response.text()
+    const parsed: unknown = text ? JSON.parse(text) : undefined
+    if (!response.ok) {
+      const error = (parsed as ErrorBody | undefined)?.error
+      throw new SimError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`)
+    }
+    return parsed as T
+  }
+  const id = encodeURIComponent
+  return {
+    eventsUrl: `${origin}/_sim/events`,
+    state: () => call<Snapshot>('GET', '/state'),
+    log: () => call<LogView>('GET', '/log'),
+    delivery: (deliveryId: string) => call<Delivery>('GET', `/deliveries/${id(deliveryId)}`),
+    createUser: (name: string) => call<User>('POST', '/users', { name }),
+    updateUser: (userId: string, patch: Partial<Pick<User, 'ring_off' | 'companion_closed'>>) =>
+      call<User>('PATCH', `/users/${id(userId)}`, patch),
+    install: (appId: string, userId: string) =>
+      call<{ install: Install }>('POST', `/apps/${id(appId)}/installs`, { user_id: userId }),
+    updateInstall: (userAppId: string, patch: InstallPatch) =>
+      call<Install>('PATCH', `/installs/${id(userAppId)}`, patch),
+    lifecycle: (userAppId: string, action: LifecycleAction) =>
+      call<{ install: Install }>('POST', `/installs/${id(userAppId)}/${action}`, {}),
+    gesture: (userAppId: string, gestureType: string) =>
+      call<{ forwarded: boolean }>('POST', `/installs/${id(userAppId)}/gesture`, { gesture_type: gestureType }),
+    answer: (eventId: string, response: string) =>
+      call<{ notification: Notification }>('POST', `/notifications/${id(eventId)}/answer`, { response }),
+  }
+}
+
+export interface InstallPatch {
+  permissions?: Partial<Install['permissions']>
+  muted?: boolean
+  priority_slot?: boolean
+}
+
+export type Api = ReturnType<typeof createApi>

@@ -1,0 +1,122 @@
+import type { Delivery, Vibe } from './contract.js'
+import { duration } from './format.js'
+import type { Model } from './model.js'
+
+export type Tone = 'ok' | 'bad' | 'wait' | 'quiet'
+
+/** One line of the delivery log: a webhook attempt, a delivery not yet tried, or a gesture or call that sent none. */
+export interface LogRow {
+  key: string
+  at: string
+  event: string
+  target: string
+  attempt: string
+  status: string
+  latency: string
+  outcome: string
+  tone: Tone
+  next: string
+  reply: string | null
+  note: string | null
+}
+
+const LIMIT = 200
+
+/** The log's rows, newest first. */
+export function logRows(model: Model): LogRow[] {
+  const names = nameLookup(model)
+  const rejected = new Map(
+    model.vibes.filter((vibe) => vibe.delivery_id && vibe.status !== 'delivered').map((v) => [v.delivery_id, v]),
+  )
+  const rows = [
+    ...Object.values(model.deliveries).flatMap((delivery) =>
+      deliveryRows(delivery, names(delivery.app_id, delivery.user_app_id), rejected.get(delivery.id)),
+    ),
+    ...model.gestures.map(
+      (gesture): LogRow => ({
+        ...blank(`gesture-${gesture.seq}`, gesture.at, 'gesture'),
+        target: names(gesture.app_id, gesture.user_app_id),
+        outcome: 'not forwarded',
+        note: `${gesture.gesture_type}: gesture forwarding is off for this install, so no webhook was sent.`,
+      }),
+    ),
+    ...model.refused.map(
+      (request): LogRow => ({
+        ...blank(`request-${request.seq}`, request.at, `${request.method} ${request.path}`),
+        target: 'service API',
+        status: String(request.status),
+        outcome: request.error_code ?? 'error',
+        tone: 'bad',
+      }),
+    ),
+  ]
+  return rows.sort((a, b) => b.at.localeCompare(a.at) || b.key.localeCompare(a.key)).slice(0, LIMIT)
+}
+
+function deliveryRows(delivery: Delivery, target: string, vibe: Vibe | undefined): LogRow[] {
+  const base = { ...blank(delivery.id, delivery.created_at, delivery.event), target }
+  if (delivery.attempts.length === 0) {
+    const skipped = delivery.status === 'skipped'
+    return [
+      {
+        ...base,
+        outcome: skipped ? 'skipped' : delivery.status,
+        tone: skipped ? 'quiet' : 'wait',
+        note: skipped && delivery.skipped_reason === 'no_webhook_url' ? 'The app has no webhook URL.' : null,
+      },
+    ]
+  }
+  const last = delivery.attempts.length
+  const retries = delivery.retry_delays_ms.length
+  return delivery.attempts.map((attempt) => {
+    const final = attempt.attempt === last
+    const ok = attempt.outcome === 'ok'
+    return {
+      ...base,
+      key: `${delivery.id}-${attempt.attempt}`,
+      at: attempt.at,
+      attempt: retries > 0 ? `${attempt.attempt} of ${retries + 1}` : String(attempt.attempt),
+      status: attempt.status === null ? '—' : String(attempt.status),
+      latency: duration(attempt.latency_ms),
+      outcome: ok ? 'ok' : attempt.outcome.replace('_', ' '),
+      tone: ok ? 'ok' : attempt.next_retry_in_ms === null ? 'bad' : 'wait',
+      next: nextRetry(attempt.next_retry_in_ms, delivery.retry_delays_ms),
+      reply: attempt.reply ?? attempt.error,
+      note: final && vibe ? `Reply vibe ${vibe.status.replace('_', ' ')}: ${vibe.rule ?? 'no reason given'}` : null,
+    }
+  })
+}
+
+function nextRetry(inMs: number | null, schedule: number[]): string {
+  if (inMs === null) return '—'
+  const plan = schedule.length > 0 ? ` (schedule ${schedule.map(duration).join(', ')})` : ''
+  return `in ${duration(inMs)}${plan}`
+}
+
+function blank(key: string, at: string, event: string): LogRow {
+  return {
+    key,
+    at,
+    event,
+    target: '',
+    attempt: '—',
+    status: '—',
+    latency: '—',
+    outcome: '',
+    tone: 'quiet',
+    next: '—',
+    reply: null,
+    note: null,
+  }
+}
+
+function nameLookup(model: Model): (appId: string, userAppId: string) => string {
+  const apps = new Map(model.snapshot?.apps.map((app) => [app.app_id, app.name]))
+  const users = new Map(model.snapshot?.users.map((user) => [user.id, user.name]))
+  const owners = new Map(model.snapshot?.installs.map((install) => [install.user_app_id, install.user_id]))
+  return (appId, userAppId) => {
+    const owner = owners.get(userAppId)
+    const user = owner ? (users.get(owner) ?? owner) : userAppId.slice(0, 8)
+    return `${apps.get(appId) ?? appId} · ${user}`
+  }
+}
