@@ -163,6 +163,23 @@ describe('retries with scaled time', () => {
   })
 })
 
+describe('reset and close', () => {
+  it('drops pending retries: idle and waiting actions resolve', async () => {
+    const target = await receiver(() => ({ status: 500 }))
+    world = await startWorld({ timeScale: 1 })
+    cleanup.push(() => world.sim.close())
+    const app = world.sim.apps.create({ key_id: world.key.id, webhook_url: target.url })
+    const firstAttempt = nextEntry<DeliveryAttemptEntry>(world.sim, 'delivery.attempt')
+    const waiting = world.sim.install(app.app_id, world.ada.id, { wait: true })
+    expect(await firstAttempt).toMatchObject({ status: 500, next_retry_in_ms: 1000 })
+    world.sim.reset()
+    await world.sim.idle()
+    expect((await waiting).deliveries[0]).toMatchObject({ status: 'retrying', settled_at: null })
+    expect(world.sim.state().apps).toEqual([])
+    expect(target.received).toHaveLength(1)
+  })
+})
+
 describe('gestures and their replies', () => {
   it('sends no webhook when the user disabled gesture forwarding', async () => {
     const target = await receiver()

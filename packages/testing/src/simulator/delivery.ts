@@ -74,7 +74,8 @@ export class Deliveries {
 
   #chain(delivery: Delivery): void {
     const key = delivery.user_app_id
-    const first = (this.#chains.get(key) ?? Promise.resolve()).then(() => this.#attempt(delivery, 1))
+    const generation = this.#generation
+    const first = (this.#chains.get(key) ?? Promise.resolve()).then(() => this.#run(delivery, 1, generation))
     this.#chains.set(key, first)
     void first.then(() => {
       if (this.#chains.get(key) === first) this.#chains.delete(key)
@@ -89,7 +90,9 @@ export class Deliveries {
 
   /** Resolves once one delivery has settled. */
   async settled(delivery: Delivery): Promise<Delivery> {
-    while (delivery.settled_at === null && !this.#closed) await new Promise<void>((r) => this.#settleWaiters.push(r))
+    const generation = this.#generation
+    const waiting = () => delivery.settled_at === null && !this.#closed && generation === this.#generation
+    while (waiting()) await new Promise<void>((resolve) => this.#settleWaiters.push(resolve))
     return delivery
   }
 
@@ -108,9 +111,23 @@ export class Deliveries {
     this.reset()
   }
 
-  async #attempt(delivery: Delivery, n: number): Promise<void> {
-    const generation = this.#generation
-    if (this.#closed) return
+  /** One attempt; a bug in the simulator fails the delivery instead of leaving it pending forever. */
+  async #run(delivery: Delivery, n: number, generation: number): Promise<void> {
+    try {
+      await this.#attempt(delivery, n, generation)
+    } catch (error) {
+      if (delivery.settled_at !== null || generation !== this.#generation) return
+      delivery.status = 'failed'
+      delivery.next_attempt_at = null
+      const attempt = failedAttempt(this.ctx.iso(), n, error)
+      delivery.attempts.push(attempt)
+      this.ctx.log.append({ type: 'delivery.attempt', delivery_id: delivery.id, event: delivery.event, ...attempt })
+      this.#finish(delivery)
+    }
+  }
+
+  async #attempt(delivery: Delivery, n: number, generation: number): Promise<void> {
+    if (this.#closed || generation !== this.#generation) return
     delivery.next_attempt_at = null
     // The service posts to the URL and signs with the secret configured at the time of the attempt.
     const app = this.ctx.state.apps.get(delivery.app_id)
@@ -143,7 +160,10 @@ export class Deliveries {
     delivery.status = 'retrying'
     delivery.next_attempt_at = new Date(this.ctx.clock() + retryIn).toISOString()
     // The delays are the service's; Timers scales them like every other wait.
-    this.ctx.timers.after(this.ctx.settings.retry_delays_ms[n - 1] ?? 0, () => void this.#attempt(delivery, n + 1))
+    this.ctx.timers.after(
+      this.ctx.settings.retry_delays_ms[n - 1] ?? 0,
+      () => void this.#run(delivery, n + 1, generation),
+    )
   }
 
   async #post(url: string, secret: string, payload: WebhookEvent): Promise<Outcome> {
@@ -204,6 +224,20 @@ export class Deliveries {
   #wake(which: 'idle' | 'settle'): void {
     const waiters = which === 'idle' ? this.#idleWaiters : this.#settleWaiters
     for (const wake of waiters.splice(0)) wake()
+  }
+}
+
+function failedAttempt(at: string, n: number, error: unknown): Attempt {
+  const message = `the simulator failed: ${error instanceof Error ? error.message : String(error)}`
+  return {
+    attempt: n,
+    at,
+    outcome: 'network_error',
+    status: null,
+    latency_ms: 0,
+    reply: null,
+    error: message,
+    next_retry_in_ms: null,
   }
 }
 
