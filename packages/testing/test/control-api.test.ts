@@ -187,6 +187,10 @@ describe('control API over HTTP', () => {
     const replayed = await readEvents(replay, 2)
     expect(replayed.ids).toEqual([String(lastId), String(lastId + 1)])
     expect(replayed.entries[1]).toMatchObject({ type: 'state', change: 'user.created', object: { name: 'Margaret' } })
+    const { last_seq } = await json<{ last_seq: number }>(await world.control('/log?type=gesture'))
+    expect(last_seq).toBe(lastId + 1)
+    const fromQuery = await readEvents(await fetch(`${world.sim.url}/_sim/events?since=${last_seq - 1}`), 1)
+    expect(fromQuery.ids).toEqual([String(last_seq)])
   })
 
   it('resets everything but the settings', async () => {

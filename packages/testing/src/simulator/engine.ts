@@ -35,6 +35,8 @@ export interface LogQuery {
 }
 
 export interface LogView {
+  /** The seq of the newest entry, filtered or not: subscribe to /_sim/events?since=<last_seq> from here. */
+  last_seq: number
   entries: LogEntry[]
   deliveries: Delivery[]
   vibes: Vibe[]
@@ -87,6 +89,7 @@ export class Engine {
   logView(query: LogQuery = {}): LogView {
     const { state } = this.ctx
     return structuredClone({
+      last_seq: this.ctx.log.lastSeq,
       entries: this.ctx.log.entries(query),
       deliveries: [...state.deliveries.values()],
       vibes: state.vibes,
