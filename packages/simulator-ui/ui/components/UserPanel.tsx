@@ -39,7 +39,7 @@ export function UserPanel({ user, model }: UserPanelProps) {
       <div class="user__body">
         <div class="user__ring">
           <Ring vibe={felt} off={user.ring_off} />
-          <RingToast vibe={felt} appName={felt ? appName(felt.app_id) : ''} />
+          <RingToast vibe={felt} appName={appName} />
           <Group legend="Ring and phone" class="switches">
             <Switch
               label="Ring off"
