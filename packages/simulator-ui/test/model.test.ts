@@ -23,6 +23,11 @@ describe('reduce', () => {
     expect(model.felt).toEqual({})
   })
 
+  it('takes the newest seq from last_seq when the simulator reports it', () => {
+    expect(loaded({ ...emptyLog, last_seq: 42 }).lastSeq).toBe(42)
+    expect(feed(loaded({ ...emptyLog, last_seq: 42 }), { seq: 42, type: 'vibe', ...vibe() }).vibes).toEqual([])
+  })
+
   it('drops entries it already has, as a reconnect replays them', () => {
     const model = feed(loaded(), { seq: 1, type: 'vibe', ...vibe() })
     const again = feed(model, { seq: 1, type: 'vibe', ...vibe({ id: 'vib_other' }) })

@@ -185,6 +185,8 @@ export type LogEntry =
   | TimeoutEntry
 
 export interface LogView {
+  /** The newest entry's seq, also when `entries` is filtered or cut (added to the contract later, hence optional). */
+  last_seq?: number
   entries: LogEntry[]
   deliveries: Delivery[]
   vibes: Vibe[]

@@ -69,7 +69,7 @@ function cleared(model: Model): Model {
 }
 
 function load(snapshot: Snapshot, log: LogView): Model {
-  const lastSeq = log.entries.reduce((max, entry) => Math.max(max, entry.seq), 0)
+  const lastSeq = log.last_seq ?? log.entries.reduce((max, entry) => Math.max(max, entry.seq), 0)
   return {
     snapshot,
     deliveries: Object.fromEntries(log.deliveries.map((delivery) => [delivery.id, delivery])),
