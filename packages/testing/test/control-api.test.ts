@@ -1,6 +1,7 @@
 import { apiErrorBodySchema } from '@ringhook/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App, Delivery, Install, Key, LogEntry, Notification, Snapshot, User, Vibe } from '../src/index.js'
+import { createSimulator } from '../src/index.js'
 import { startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 let world: World
@@ -51,6 +52,25 @@ async function readEvents(response: Response, count: number): Promise<{ ids: str
   await reader.cancel()
   return { ids, entries }
 }
+
+describe('extra routes (the web page)', () => {
+  it('answers its own paths first but never shadows the control API', async () => {
+    const sim = await createSimulator({
+      handler: (request, response) => {
+        if (request.url !== '/' && !request.url?.startsWith('/_sim')) return false
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>ring</h1>')
+        return true
+      },
+    })
+    try {
+      expect(await (await fetch(`${sim.url}/`)).text()).toBe('<h1>ring</h1>')
+      expect((await fetch(`${sim.url}/_sim/state`)).headers.get('content-type')).toContain('application/json')
+      expect((await fetch(`${sim.url}/v1/vibes/patterns`)).status).toBe(401)
+    } finally {
+      await sim.close()
+    }
+  })
+})
 
 describe('control API over HTTP', () => {
   let app: App

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { formatEntry } from './format.js'
 import { EXIT, HELP_FLAG, type Io, parse, parseNumber, UsageError } from './io.js'
+import { loadUiHandler } from './ui.js'
 
 export const simulateHelp = `Usage: ringhook simulate [options]
 
@@ -17,6 +18,7 @@ Options:
   --time-scale <n>           multiply every wait (retries, 30 s limit, await timeouts); default 1
   --gesture-types <a,b>      gesture types beside tap, double_tap, long_press, swipe_up, swipe_down
   --json                     print log entries as JSON lines
+  --no-ui                    do not serve the web page (@ringhook/simulator-ui) at /
 
 Stop with Ctrl-C. Exit codes: 0 stopped, 2 usage error, 3 could not start (port in use).`
 
@@ -39,6 +41,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
         'time-scale': { type: 'string' },
         'gesture-types': { type: 'string' },
         json: { type: 'boolean' },
+        'no-ui': { type: 'boolean' },
         ...HELP_FLAG,
       },
     }),
@@ -54,6 +57,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     throw new UsageError('--secret must be at least 8 characters.')
   const timeScale = parseNumber(values['time-scale'], '--time-scale')
   if (timeScale === 0) throw new UsageError('--time-scale must be greater than 0.')
+  const handler = values['no-ui'] ? undefined : await loadUiHandler()
   let sim: Simulator
   try {
     sim = await createSimulator({
@@ -62,6 +66,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
       ...(timeScale === undefined ? {} : { timeScale }),
       ...(values['gesture-types'] ? { gestureTypes: values['gesture-types'].split(',').map((t) => t.trim()) } : {}),
       seed: { ...(webhookUrl ? { webhookUrl } : {}), ...(values.secret ? { secret: values.secret } : {}) },
+      ...(handler ? { handler } : {}),
     })
   } catch (error) {
     const code = (error as { code?: string }).code
@@ -70,7 +75,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     )
     return EXIT.unreachable
   }
-  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined })
+  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, page: handler !== undefined })
   sim.on('entry', (entry) => {
     const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
     if (text !== null) io.out(text)
@@ -88,7 +93,11 @@ function signal(): Promise<void> {
   })
 }
 
-function banner(sim: Simulator, io: Io, options: { webhookUrl: string | undefined; secretGiven: boolean }) {
+function banner(
+  sim: Simulator,
+  io: Io,
+  options: { webhookUrl: string | undefined; secretGiven: boolean; page: boolean },
+) {
   const demo = sim.demo
   if (!demo) return
   const { control, notifications } = demo.apps
@@ -98,8 +107,9 @@ function banner(sim: Simulator, io: Io, options: { webhookUrl: string | undefine
     ? `${options.webhookUrl}, signed with ${secret}`
     : 'none: pass --webhook-url to receive them (deliveries are logged as skipped)'
   const gesture = `curl -s -X POST ${sim.url}/_sim/installs/${demo.installs.ada.user_app_id}/gesture -H 'content-type: application/json' -d '{"gesture_type":"double_tap"}'`
+  const page = options.page ? `\n  Page       ${sim.url}/ (a virtual ring and companion app per user)` : ''
   io.out(`ringhook simulator on ${sim.url}
-
+${page}
   API        ${sim.apiUrl} (also without /v1)
   API key    ${demo.key.token} (linked to Ada, so @me works)
   Apps       ${control.app_id} (control), ${notifications.app_id} (preferred_notification)

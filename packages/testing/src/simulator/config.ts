@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_LIMITS } from '@ringhook/core'
 import type { Clock } from './clock.js'
 import type { Settings } from './model.js'
@@ -32,7 +33,15 @@ export interface SimulatorOptions {
   rateLimits?: Partial<Record<'requestsPerKey' | 'vibesPerUser', { limit: number; windowMs: number }>>
   /** Seeds demo data: one key linked to a user, a control app owned by it, users in every state. */
   seed?: boolean | SeedOptions
+  /**
+   * Extra routes, such as `createUiHandler()` of `@ringhook/simulator-ui`: called for every request
+   * outside `/_sim/` before the API; returns true when it answered. It cannot shadow the control API.
+   */
+  handler?: ExtraHandler
 }
+
+/** A node:http handler that answers its own paths and returns false for the others. */
+export type ExtraHandler = (request: IncomingMessage, response: ServerResponse) => boolean
 
 export interface ResolvedConfig {
   port: number

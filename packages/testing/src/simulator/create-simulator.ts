@@ -102,7 +102,7 @@ export interface Simulator {
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const config = resolveConfig(options)
   const engine = new Engine(config)
-  const server = createServer(createListener(engine))
+  const server = createServer(createListener(engine, options.handler))
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())

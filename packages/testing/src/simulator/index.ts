@@ -1,5 +1,5 @@
 export { type Clock, createFakeClock, type FakeClock } from './clock.js'
-export { DEFAULT_GESTURE_TYPES, type SimulatorOptions } from './config.js'
+export { DEFAULT_GESTURE_TYPES, type ExtraHandler, type SimulatorOptions } from './config.js'
 export { createSimulator, type Simulator, type WaitOptions } from './create-simulator.js'
 export type { LogQuery, LogView } from './engine.js'
 export { SimulatorError, type SimulatorErrorCode } from './errors.js'

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { authenticate, countRequest } from '../api/auth.js'
 import type { ApiContext } from '../api/context.js'
 import { apiRouter } from '../api/routes.js'
+import type { ExtraHandler } from '../config.js'
 import { controlRouter } from '../control/routes.js'
 import type { Engine } from '../engine.js'
 import { notFound, SimulatorError } from '../errors.js'
@@ -18,7 +19,10 @@ const CORS = {
 }
 
 /** The simulator's request listener: `/_sim/...` is the control API, everything else the service API. */
-export function createListener(engine: Engine): (request: IncomingMessage, response: ServerResponse) => void {
+export function createListener(
+  engine: Engine,
+  extra?: ExtraHandler,
+): (request: IncomingMessage, response: ServerResponse) => void {
   const api = apiRouter()
   const control = controlRouter()
 
@@ -46,6 +50,7 @@ export function createListener(engine: Engine): (request: IncomingMessage, respo
       return
     }
 
+    if (extra?.(request, response)) return
     if (url.pathname === '/') return void send(response, { status: 200, body: index(engine) })
 
     // The reference lists paths under /v1 and its samples omit it: both are served.
