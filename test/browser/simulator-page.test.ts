@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from './support/chromium.js'
+import { lowContrast } from './support/contrast.js'
 import { ensurePageBuilt } from './support/page-build.js'
 import { startWorld, type World } from './support/world.js'
 
@@ -165,13 +166,17 @@ describe('the simulator page', () => {
     const button = (name: string) => coach().getByRole('button', { name, exact: true })
     expect(await button('Activate').isDisabled()).toBe(true)
     await button('Passive').click()
-    await coach().locator('.tag', { hasText: 'passive' }).waitFor()
+    await coach()
+      .locator('.tag', { hasText: /^passive$/ })
+      .waitFor()
     expect(await button('Activate').isEnabled()).toBe(true)
     expect(await button('Passive').isDisabled()).toBe(true)
     expect(await coach().getByRole('button', { name: 'double tap' }).isDisabled()).toBe(true)
     await logRow('control.passive').waitFor()
     await button('Activate').click()
-    await coach().locator('.tag', { hasText: 'active' }).waitFor()
+    await coach()
+      .locator('.tag', { hasText: /^active$/ })
+      .waitFor()
     // Notification apps have no passive state and receive no gestures.
     expect(await lunch().getByRole('button', { name: 'Passive' }).count()).toBe(0)
     expect(await lunch().getByRole('group', { name: 'Gestures' }).count()).toBe(0)
@@ -217,6 +222,10 @@ describe('the simulator page', () => {
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG')
     expect(png.readUInt32BE(16)).toBe(1280)
     await page.clock.resume()
+  })
+
+  it('has readable contrast everywhere (WCAG AA, 4.5:1 for text)', async () => {
+    expect(await lowContrast(page)).toEqual([])
   })
 
   it('logged no error: no script error, no refused asset, no content security violation', () => {
