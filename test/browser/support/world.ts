@@ -16,8 +16,8 @@ const close = (server: Server) =>
   })
 
 /**
- * The example receiver (examples/node-http), a simulator delivering to it, and the page served by
- * createUiHandler on a port of its own, driving the simulator through `?sim=` (CORS and all).
+ * The example receiver (examples/node-http), a simulator delivering to it and serving the page, and
+ * the page served again on a port of its own, driving the simulator through `?sim=` (CORS and all).
  */
 export async function startWorld() {
   const secret = 'whsec_browser_suite'
@@ -26,8 +26,9 @@ export async function startWorld() {
   receiver.server.on('request', (request) => webhooks.push(`${request.method} ${request.url}`))
   const receiverUrl = await listen(receiver.server)
 
-  const sim: Simulator = await createSimulator({ timeScale: 0.01 })
+  // The simulator serves the page itself too, at / on its own origin, as `ringhook simulate` does.
   const ui = createUiHandler()
+  const sim: Simulator = await createSimulator({ timeScale: 0.01, handler: ui })
   const page = createServer((request, response) => {
     if (!ui(request, response)) response.writeHead(404).end()
   })
@@ -51,6 +52,8 @@ export async function startWorld() {
     /** Every request the example receiver got, as `METHOD /path`. */
     webhooks,
     pageUrl,
+    /** The page as the simulator serves it: same origin, no `?sim=`. */
+    ownPageUrl: `${sim.url}/`,
     control,
     /** A service API call with a key's bearer token, as a developer's app makes them. */
     service: (token: string, path: string, body?: unknown) =>
