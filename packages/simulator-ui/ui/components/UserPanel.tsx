@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { App, User } from '../contract.js'
+import type { App, Notification, User } from '../contract.js'
 import { useControls } from '../controls.js'
 import type { Model } from '../model.js'
 import { Group } from './Group.js'
@@ -15,6 +15,14 @@ interface UserPanelProps {
 }
 
 const TIMELINE_LENGTH = 6
+const ANSWERED_SHOWN = 2
+
+/** Every notification still waiting for an answer, and the last few answered ones. */
+function shownNotifications(all: Notification[], userAppId: string): Notification[] {
+  const mine = all.filter((item) => item.user_app_id === userAppId)
+  const answered = mine.filter((item) => item.status === 'responded').slice(-ANSWERED_SHOWN)
+  return mine.filter((item) => item.status === 'pending' || answered.includes(item))
+}
 
 /** One person: their ring (what they feel and see) beside their companion app (one card per installed app). */
 export function UserPanel({ user, model }: UserPanelProps) {
@@ -62,7 +70,7 @@ export function UserPanel({ user, model }: UserPanelProps) {
               install={install}
               app={apps.get(install.app_id)}
               gestureTypes={snapshot.settings.gesture_types}
-              notifications={notifications.filter((item) => item.user_app_id === install.user_app_id).slice(-4)}
+              notifications={shownNotifications(notifications, install.user_app_id)}
               messageOf={messageOf}
             />
           ))}
