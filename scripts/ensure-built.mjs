@@ -15,7 +15,9 @@ const stale = readdirSync(join(root, 'packages')).filter((name) => {
   const pkg = join(root, 'packages', name)
   const built = join(pkg, 'dist', 'index.js')
   if (!existsSync(join(pkg, 'src'))) return false
-  return !existsSync(built) || newest(join(pkg, 'src')) > statSync(built).mtimeMs
+  // Sources are src/, and ui/ for a package that also builds a web page.
+  const sources = ['src', 'ui'].map((dir) => join(pkg, dir)).filter((dir) => existsSync(dir))
+  return !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs
 })
 
 if (stale.length > 0) {
