@@ -9,6 +9,8 @@ export interface BenchOptions {
   sections: ReadonlySet<Section>
   /** Where the markdown report goes; undefined: RESULTS.md for a full run, .tmp/ otherwise. */
   out: string | undefined
+  /** A line added to the report's header, e.g. which patch was applied. */
+  note: string | undefined
   micro: TimingOptions
   http: HttpOptions
   memory: { ids: number; throughputMs: number; concurrency: number }
@@ -30,25 +32,28 @@ const QUICK = {
 const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory] [--out=FILE]
   --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
   --only    run some sections; the report then goes to .tmp/ unless --out is given
-  --out     where to write the markdown report (default: RESULTS.md for a full run of every section)`
+  --out     where to write the markdown report (default: RESULTS.md for a full run of every section)
+  --note    a line for the report's header, e.g. which patch the packages were built with`
 
 /** Parses the command line; `--` separators that pnpm forwards are ignored. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
   let quick = false
   let sections = new Set<Section>(SECTIONS)
   let out: string | undefined
+  let note: string | undefined
   for (const arg of argv) {
     if (arg === '--') continue
     if (arg === '--quick') quick = true
     else if (arg.startsWith('--only=')) sections = new Set(arg.slice(7).split(',').map(section))
     else if (arg.startsWith('--out=')) out = arg.slice(6)
+    else if (arg.startsWith('--note=')) note = arg.slice(7)
     else {
       console.error(arg === '--help' ? USAGE : `Unknown argument: ${arg}\n${USAGE}`)
       process.exit(arg === '--help' ? 0 : 2)
     }
   }
   const profile = quick ? QUICK : FULL
-  return { quick, sections, out, ...profile }
+  return { quick, sections, out, note, ...profile }
 }
 
 function section(name: string): Section {

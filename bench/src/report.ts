@@ -37,17 +37,21 @@ function header(r: Results): string {
   const versions = Object.entries(s.versions)
     .map(([name, version]) => `${name} ${version}`)
     .join(', ')
-  return [
+  const lines = [
     '# ringhook benchmark results',
     '',
-    o.quick ? '> **Quick mode**: a smoke run that checks the bench still works. These numbers mean nothing.\n' : '',
+    ...(o.quick
+      ? ['> **Quick mode**: a smoke run that checks the bench still works. These numbers mean nothing.', '']
+      : []),
     `- Date: ${s.date}`,
     `- Node ${s.node}, ${s.os}, ${s.cpus} CPUs (${s.cpuModel}), ${s.memoryGb} GB RAM`,
     `- Command: \`${r.command}\``,
+    ...(o.note ? [`- Note: ${o.note}`] : []),
     `- Packages: ${versions}`,
     `- Machine: shared with other work while it ran; in the HTTP runs the load generator and the server share the ${s.cpus} cores. Ratios (same run, interleaved) are what to read; absolute numbers are this machine's.`,
     '',
-  ].join('\n')
+  ]
+  return lines.join('\n')
 }
 
 function targetsSection(r: Results): string {

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { existsSync, readFileSync } from 'node:fs'
 import os from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export interface SystemInfo {
   date: string
@@ -12,13 +13,22 @@ export interface SystemInfo {
   versions: Record<string, string>
 }
 
-const require = createRequire(import.meta.url)
-
-/** The installed version of a package, read from its package.json. */
+/**
+ * The installed version of a package: the package.json above its entry point (many packages
+ * do not export `./package.json`, so it cannot be resolved directly).
+ */
 function versionOf(name: string): string {
   try {
-    const path = require.resolve(`${name}/package.json`)
-    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
+    let dir = dirname(fileURLToPath(import.meta.resolve(name)))
+    for (;;) {
+      const file = join(dir, 'package.json')
+      if (existsSync(file)) {
+        const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string }
+        if (pkg.name === name) return pkg.version ?? 'unknown'
+      }
+      if (dirname(dir) === dir) return 'unknown'
+      dir = dirname(dir)
+    }
   } catch {
     return 'unknown'
   }

@@ -1,16 +1,11 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { createAdaptorServer } from '@hono/node-server'
-import { createNodeMiddleware as octokitMiddleware, Webhooks } from '@octokit/webhooks'
-import { createReceiver, type DedupStore, type Receiver, silentLogger } from '@ringhook/core'
-import { ringhook as ringhookExpress } from '@ringhook/express'
-import { ringhook as ringhookHono } from '@ringhook/hono'
-import { createNodeMiddleware } from '@ringhook/node'
-import { createRedisStore } from '@ringhook/redis'
-import express from 'express'
-import { Hono } from 'hono'
-import { Redis } from 'ioredis'
+import type { DedupStore, Receiver } from '@ringhook/core'
+import type { Hono } from 'hono'
 import { handRolledVerify } from '../baseline.js'
 import { SECRET } from '../fixtures.js'
+
+// Every framework is imported by the apps that use it and no other, so a server's memory holds
+// its own framework only.
 
 /** Every server's handler does the same trivial work: count the delivery. */
 export const stats = { handled: 0 }
@@ -21,13 +16,17 @@ const onEvent = (): void => {
 const PATH = '/webhooks'
 const ACK = '{"ok":true}'
 
-function receiver(store?: DedupStore): Receiver {
+async function receiver(store?: DedupStore): Promise<Receiver> {
+  const { createReceiver, silentLogger } = await import('@ringhook/core')
   // Short lifetimes keep the shared Redis small; they do not change the work per request.
   const dedup = store ? { completedTtlMs: 60_000 } : {}
   const created = createReceiver({ secret: SECRET, logger: silentLogger, dedup, ...(store ? { store } : {}) })
   created.on('notification.responded', onEvent)
   return created
 }
+
+const verifyRequest = (req: IncomingMessage, body: Buffer): unknown =>
+  handRolledVerify(body, req.headers['x-service-signature'], req.headers['x-service-timestamp'])
 
 /** Hand-rolled on node:http: buffer the body, verify, parse, answer. */
 function handNode(): Server {
@@ -39,8 +38,7 @@ function handNode(): Server {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
-      const event = verifyRequest(req, Buffer.concat(chunks))
-      if (event === undefined) {
+      if (verifyRequest(req, Buffer.concat(chunks)) === undefined) {
         res.writeHead(401).end()
         return
       }
@@ -50,11 +48,9 @@ function handNode(): Server {
   })
 }
 
-const verifyRequest = (req: IncomingMessage, body: Buffer): unknown =>
-  handRolledVerify(body, req.headers['x-service-signature'], req.headers['x-service-timestamp'])
-
 /** Hand-rolled on Express 5, the way the Stripe and GitHub guides show it: express.raw() then verify. */
-function handExpress(): express.Express {
+async function handExpress(): Promise<Server> {
+  const { default: express } = await import('express')
   const app = express()
   app.post(PATH, express.raw({ type: 'application/json' }), (req, res) => {
     if (verifyRequest(req, req.body as Buffer) === undefined) {
@@ -64,12 +60,18 @@ function handExpress(): express.Express {
     onEvent()
     res.json({ ok: true })
   })
-  return app
+  return createServer(app)
+}
+
+async function ringhookExpress(): Promise<Server> {
+  const [{ default: express }, { ringhook }] = await Promise.all([import('express'), import('@ringhook/express')])
+  const app = express()
+  app.post(PATH, ringhook(await receiver()))
+  return createServer(app)
 }
 
 /** Hand-rolled on Hono: read the bytes, verify, answer with c.json(). */
-function handHono(): Hono {
-  const app = new Hono()
+function handHono(app: Hono): Hono {
   app.post(PATH, async (c) => {
     const body = Buffer.from(await c.req.arrayBuffer())
     const event = handRolledVerify(body, c.req.header('x-service-signature'), c.req.header('x-service-timestamp'))
@@ -97,40 +99,56 @@ async function handFetch(request: Request): Promise<Response> {
 type Fetch = (request: Request) => Promise<Response> | Response
 
 /** @hono/node-server hosts Hono apps and bare Fetch handlers on node:http. */
-const onHonoServer = (fetch: Fetch): Server => createAdaptorServer({ fetch }) as Server
+async function onHonoServer(fetch: Fetch): Promise<Server> {
+  const { createAdaptorServer } = await import('@hono/node-server')
+  return createAdaptorServer({ fetch }) as Server
+}
 
-/** The Redis store on a fresh connection; fails fast when no Redis answers. */
-async function redisStore(): Promise<DedupStore> {
+async function honoApp(): Promise<Hono> {
+  const { Hono } = await import('hono')
+  return new Hono()
+}
+
+/** The node adapter with the Redis store on a fresh connection; fails fast when no Redis answers. */
+async function ringhookRedis(): Promise<Server> {
+  const [{ Redis }, { createRedisStore }, { createNodeMiddleware }] = await Promise.all([
+    import('ioredis'),
+    import('@ringhook/redis'),
+    import('@ringhook/node'),
+  ])
   const client = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1, lazyConnect: true })
   await client.connect()
-  return createRedisStore({ client, prefix: `ringhook-bench:${process.pid}:` })
+  const store = createRedisStore({ client, prefix: `ringhook-bench:${process.pid}:` })
+  return createServer(createNodeMiddleware(await receiver(store)))
+}
+
+async function octokit(): Promise<Server> {
+  const { createNodeMiddleware, Webhooks } = await import('@octokit/webhooks')
+  const webhooks = new Webhooks({ secret: SECRET })
+  webhooks.on('ping', onEvent)
+  const quiet = (): void => {}
+  return createServer(
+    createNodeMiddleware(webhooks, { path: PATH, log: { debug: quiet, info: quiet, warn: quiet, error: quiet } }),
+  )
 }
 
 /** Every server the HTTP bench can start, by id, not yet listening. */
 export const APPS: Record<string, () => Server | Promise<Server>> = {
   'node:hand': handNode,
-  'node:ringhook': () => createServer(createNodeMiddleware(receiver())),
-  'node:ringhook-redis': async () => createServer(createNodeMiddleware(receiver(await redisStore()))),
-  'node:octokit': () => {
-    const webhooks = new Webhooks({ secret: SECRET })
-    webhooks.on('ping', onEvent)
-    return createServer(octokitMiddleware(webhooks, { path: PATH, log: quietOctokitLog }))
+  'node:ringhook': async () => {
+    const { createNodeMiddleware } = await import('@ringhook/node')
+    return createServer(createNodeMiddleware(await receiver()))
   },
-  'express:hand': () => createServer(handExpress()),
-  'express:ringhook': () => {
-    const app = express()
-    app.post(PATH, ringhookExpress(receiver()))
-    return createServer(app)
-  },
-  'hono:hand': () => onHonoServer(handHono().fetch),
-  'hono:ringhook': () => {
-    const app = new Hono()
-    app.post(PATH, ringhookHono(receiver()))
+  'node:ringhook-redis': ringhookRedis,
+  'node:octokit': octokit,
+  'express:hand': handExpress,
+  'express:ringhook': ringhookExpress,
+  'hono:hand': async () => onHonoServer(handHono(await honoApp()).fetch),
+  'hono:ringhook': async () => {
+    const [app, { ringhook }] = await Promise.all([honoApp(), import('@ringhook/hono')])
+    app.post(PATH, ringhook(await receiver()))
     return onHonoServer(app.fetch)
   },
   'fetch:hand': () => onHonoServer(handFetch),
-  'fetch:ringhook': () => onHonoServer(receiver().fetch),
+  'fetch:ringhook': async () => onHonoServer((await receiver()).fetch),
 }
-
-const quiet = (): void => {}
-const quietOctokitLog = { debug: quiet, info: quiet, warn: quiet, error: quiet }
