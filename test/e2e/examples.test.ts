@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } fr
 import { examples, type RunningExample } from './support/examples.js'
 import { freePort, gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'
 import { tuning } from './support/tuning.js'
-import { current, SECRET, startWorld, type World } from './support/world.js'
+import { current, FAST, FASTER, SECRET, startWorld, type World } from './support/world.js'
 
 // The examples create their receiver with the defaults (10 s deadline, one secret); a few
 // scenarios lay other options over those through this mock, leaving the examples untouched.
@@ -81,7 +81,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
   })
 
   it('is down for the first attempt and receives the retry', async () => {
-    const sim = await createSimulator({ timeScale: 0.01 })
+    const sim = await createSimulator({ timeScale: FAST })
     cleanup.push(() => sim.close())
     const port = await freePort()
     const key = sim.keys.create()
@@ -105,7 +105,11 @@ describe.each(examples)('$name example against the simulator', (target) => {
 
     const { deliveries, install } = await sim.install(app.app_id, user.id, { wait: true })
     const [installed] = deliveries
-    expect(installed?.attempts[0]).toMatchObject({ outcome: 'network_error', status: null, next_retry_in_ms: 10 })
+    expect(installed?.attempts[0]).toMatchObject({
+      outcome: 'network_error',
+      status: null,
+      next_retry_in_ms: 1000 * FAST,
+    })
     expect(installed?.status).toBe('delivered')
     expect(installed?.attempts.at(-1)).toMatchObject({ outcome: 'ok', status: 200 })
     expect(handled).toEqual([{ event: 'app.installed', user_app_id: install.user_app_id, detail: undefined }])
@@ -114,6 +118,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
   it('runs the handler once when the first attempt timed out at the acknowledgement limit: the retry is answered from the store', async () => {
     const held = gate()
     const w = await world(target, {
+      sim: { timeScale: FASTER },
       // The extra gesture handler holds the reply past the 300 ms (scaled 30 s) acknowledgement limit.
       prepare: (receiver) => void receiver.on('gesture', () => held.wait),
     })
@@ -138,7 +143,11 @@ describe.each(examples)('$name example against the simulator', (target) => {
     // Updated live, as a secrets manager would: the receiver asks for the list on each delivery.
     tuning.options = { secret: () => secrets }
     const held = gate()
-    const w = await world(target, { prepare: (receiver) => void receiver.on('gesture', () => held.wait) })
+    // The first attempts are held past the acknowledgement limit (300 ms here) before the rotation.
+    const w = await world(target, {
+      sim: { timeScale: FASTER },
+      prepare: (receiver) => void receiver.on('gesture', () => held.wait),
+    })
     const users = [w.userId, w.sim.users.create().id, w.sim.users.create().id]
     const installs = []
     for (const user of users)
@@ -182,8 +191,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
     const held = gate()
     let finished = 0
     const w = await world(target, {
-      // 30 s of service time is 1.5 s here: well past the 150 ms deadline.
-      sim: { timeScale: 0.05 },
+      // The acknowledgement limit is 1.5 s here: well past the 150 ms deadline.
       prepare: (receiver) =>
         void receiver.on('app.activated', async () => {
           await held.wait
@@ -207,7 +215,6 @@ describe.each(examples)('$name example against the simulator', (target) => {
     tuning.options = { deadlineMs: 150, onDeadline: 'retry' }
     const held = gate()
     const w = await world(target, {
-      sim: { timeScale: 0.05 },
       prepare: (receiver) => void receiver.on('gesture', () => held.wait),
     })
     const { install } = await w.sim.install(w.appId, w.userId, { activate: true, wait: true })
