@@ -1,23 +1,11 @@
 // The simulator against each example app (node:http, Express, Hono) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
-import type { ReceiverOptions } from '@ringhook/core'
 import { createSimulator, type Delivery, events, sendWebhook } from '@ringhook/testing'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { examples, type RunningExample } from './support/examples.js'
 import { freePort, gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'
 import { tuning } from './support/tuning.js'
 import { current, FAST, FASTER, SECRET, startWorld, type World } from './support/world.js'
-
-// The examples create their receiver with the defaults (10 s deadline, one secret); a few
-// scenarios lay other options over those through this mock, leaving the examples untouched.
-vi.mock('@ringhook/core', async (importOriginal) => {
-  const core = await importOriginal<typeof import('@ringhook/core')>()
-  const { tuning } = await import('./support/tuning.js')
-  return {
-    ...core,
-    createReceiver: (options: ReceiverOptions) => core.createReceiver({ ...options, ...tuning.options }),
-  }
-})
 
 const LIFECYCLE = ['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled']
 

@@ -41,7 +41,7 @@ export interface StageOptions {
 export async function createStage(timeline: Timeline, options: StageOptions): Promise<Stage> {
   // A fresh secret per run, shared by both apps so one receiver verifies both; never printed.
   const secret = `whsec_${randomBytes(24).toString('hex')}`
-  const { server, receiver } = createApp(options.appSecret ?? secret, timelineLogger(timeline, 'receiver'))
+  const { server, receiver } = createApp(options.appSecret ?? secret, { logger: timelineLogger(timeline, 'receiver') })
   const handled: Handled[] = []
   receiver.onAny((event) => {
     const { gesture_type } = event as { gesture_type?: string }

@@ -1,4 +1,4 @@
-import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/express'
 import express, { type Express } from 'express'
 
@@ -9,10 +9,10 @@ export interface App {
 }
 
 /** The example app: a webhook receiver and a small JSON API that sets what gestures are answered with. */
-export function createApp(secret: string, logger?: Logger): App {
+export function createApp(secret: ReceiverOptions['secret'], options: Omit<ReceiverOptions, 'secret'> = {}): App {
   let replyMessage: string | undefined
 
-  const receiver = createReceiver({ secret, ...(logger ? { logger } : {}) })
+  const receiver = createReceiver({ ...options, secret })
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(replyMessage ?? `Got your ${event.gesture_type}`))
   receiver.on(['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'], (event) => {
     console.log(`[app] ${event.event} for user ${event.user_app_id}`)

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, vibe } from '@ringhook/core'
 import { createNodeMiddleware } from '@ringhook/node'
 
 /** The example app's server, and its receiver (for a graceful shutdown). */
@@ -9,8 +9,8 @@ export interface App {
 }
 
 /** The example app: answers every gesture with a vibe, logs lifecycle and response events. */
-export function createApp(secret: string, logger?: Logger): App {
-  const receiver = createReceiver({ secret, ...(logger ? { logger } : {}) })
+export function createApp(secret: ReceiverOptions['secret'], options: Omit<ReceiverOptions, 'secret'> = {}): App {
+  const receiver = createReceiver({ ...options, secret })
 
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got your ${event.gesture_type}`))
 

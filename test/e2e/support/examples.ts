@@ -4,10 +4,11 @@ import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import type { Logger, Receiver } from '@ringhook/core'
+import type { Logger, Receiver, ReceiverOptions } from '@ringhook/core'
 import { createApp as expressApp } from '../../../examples/express/src/app.js'
 import { createApp as honoApp } from '../../../examples/hono/src/app.js'
 import { createApp as nodeApp } from '../../../examples/node-http/src/app.js'
+import { tuning } from './tuning.js'
 
 /** One example app, listening. */
 export interface RunningExample {
@@ -33,6 +34,15 @@ export interface ExampleUnderTest {
   start(secret: string, options?: StartOptions): Promise<RunningExample>
 }
 
+/** The example's receiver options: the test's logger, with the scenario's tuning laid over. */
+function receiverOptions(
+  secret: string,
+  logger: Logger | undefined,
+): [ReceiverOptions['secret'], Omit<ReceiverOptions, 'secret'>] {
+  const { secret: tuned, ...options } = tuning.options
+  return [tuned ?? secret, { ...(logger ? { logger } : {}), ...options }]
+}
+
 async function listening(server: Server, receiver: Receiver): Promise<RunningExample> {
   if (!server.listening) await once(server, 'listening')
   const { port } = server.address() as AddressInfo
@@ -52,7 +62,7 @@ export const examples: ExampleUnderTest[] = [
   {
     name: 'node-http',
     start: (secret, { logger, port = 0, prepare } = {}) => {
-      const { server, receiver } = nodeApp(secret, logger)
+      const { server, receiver } = nodeApp(...receiverOptions(secret, logger))
       prepare?.(receiver)
       return listening(server.listen(port, '127.0.0.1'), receiver)
     },
@@ -60,7 +70,7 @@ export const examples: ExampleUnderTest[] = [
   {
     name: 'express',
     start: (secret, { logger, port = 0, prepare } = {}) => {
-      const { app, receiver } = expressApp(secret, logger)
+      const { app, receiver } = expressApp(...receiverOptions(secret, logger))
       prepare?.(receiver)
       return listening(app.listen(port, '127.0.0.1'), receiver)
     },
@@ -68,7 +78,7 @@ export const examples: ExampleUnderTest[] = [
   {
     name: 'hono',
     start: (secret, { logger, port = 0, prepare } = {}) => {
-      const { app, receiver } = honoApp(secret, logger)
+      const { app, receiver } = honoApp(...receiverOptions(secret, logger))
       prepare?.(receiver)
       return listening(serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }) as Server, receiver)
     },
