@@ -29,7 +29,7 @@ const QUICK = {
   memory: { ids: 200_000, throughputMs: 300, concurrency: 50 },
 }
 
-const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory] [--out=FILE]
+const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory] [--out=FILE] [--note=TEXT]
   --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
   --only    run some sections; the report then goes to .tmp/ unless --out is given
   --out     where to write the markdown report (default: RESULTS.md for a full run of every section)
