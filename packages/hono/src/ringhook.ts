@@ -25,7 +25,7 @@ export function ringhook(receiver: Receiver): RinghookHandler {
 }
 
 async function bodyOf(c: Context): Promise<Pick<WebhookRequest, 'rawBody' | 'bodyAlreadyParsed'>> {
-  if (!c.req.raw.bodyUsed) return { rawBody: c.req.raw.body }
+  if (!c.req.raw.bodyUsed) return { rawBody: c.req.raw }
   // An earlier c.req.text()/json()/arrayBuffer() left the exact body in Hono's cache.
   const { arrayBuffer, text } = c.req.bodyCache
   if (arrayBuffer) return { rawBody: new Uint8Array(await arrayBuffer) }
@@ -33,9 +33,10 @@ async function bodyOf(c: Context): Promise<Pick<WebhookRequest, 'rawBody' | 'bod
   return { rawBody: null, bodyAlreadyParsed: BODY_CONSUMED_FIX }
 }
 
+// Looked up only when work outlives the response: on Node, Hono throws (an Error with its stack
+// trace, costly on every request) when asked for an execution context it does not have.
 function hooksOf(c: Context): HandleHooks {
-  const ctx = executionContextOf(c)
-  return ctx ? { waitUntil: (promise) => ctx.waitUntil(promise) } : {}
+  return { waitUntil: (promise) => executionContextOf(c)?.waitUntil(promise) }
 }
 
 function executionContextOf(c: Context): { waitUntil(promise: Promise<unknown>): void } | undefined {

@@ -10,6 +10,8 @@ export interface HmacEngine {
   readonly name: 'node' | 'webcrypto'
   /** Digest of `${timestamp}.${body}` keyed with `secret`. */
   digest(secret: string, timestamp: string, body: Uint8Array): Promise<Uint8Array>
+  /** The same digest without a promise, where the runtime computes it synchronously (node:crypto). */
+  digestSync?(secret: string, timestamp: string, body: Uint8Array): Uint8Array
   /** Whether two digests are equal, compared in constant time. */
   equal(a: Uint8Array, b: Uint8Array): boolean
 }
@@ -40,6 +42,8 @@ function loadNodeCrypto(): NodeCrypto | undefined {
 function nodeEngine(crypto: NodeCrypto): HmacEngine {
   return {
     name: 'node',
+    digestSync: (secret, timestamp, body) =>
+      crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest(),
     async digest(secret, timestamp, body) {
       return crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest()
     },

@@ -25,6 +25,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): DedupStore 
   const now = options.now ?? Date.now
   // A Map iterates in insertion order, so its first key is always the oldest entry.
   const entries = new Map<string, Entry>()
+  // Walks the Map from its oldest entry and is kept between evictions: a fresh keys() iterator
+  // would rescan every slot freed by earlier evictions, a cost that grows with the store's size.
+  let oldest = entries.keys()
 
   const live = (key: string): Entry | undefined => {
     const entry = entries.get(key)
@@ -38,7 +41,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): DedupStore 
   const put = (key: string, entry: Entry): void => {
     entries.delete(key)
     entries.set(key, entry)
-    while (entries.size > maxEntries) entries.delete(entries.keys().next().value as string)
+    while (entries.size > maxEntries) {
+      let next = oldest.next()
+      if (next.done) {
+        oldest = entries.keys()
+        next = oldest.next()
+      }
+      entries.delete(next.value as string)
+    }
   }
 
   return {

@@ -1,7 +1,24 @@
 import { toBytes } from '../crypto/bytes.js'
 
 /** A body as adapters hand it over: already buffered, or a stream core reads itself. */
-export type BodyInput = Uint8Array | string | AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null | undefined
+export type BodyInput =
+  | Uint8Array
+  | string
+  | AsyncIterable<Uint8Array>
+  | ReadableStream<Uint8Array>
+  | FetchBody
+  | null
+  | undefined
+
+/** A Fetch `Request` (or anything with its body methods): read whole when its declared length fits. */
+export interface FetchBody {
+  readonly headers: Headers
+  readonly body: ReadableStream<Uint8Array> | null
+  arrayBuffer(): Promise<ArrayBuffer>
+}
+
+const isFetchBody = (body: object): body is FetchBody =>
+  typeof (body as FetchBody).arrayBuffer === 'function' && typeof (body as FetchBody).headers?.get === 'function'
 
 export type BodyResult =
   | { ok: true; bytes: Uint8Array }
@@ -21,7 +38,84 @@ export async function readBody(body: BodyInput, limit: number, timeoutMs: number
     const bytes = toBytes(body)
     return bytes.length > limit ? { ok: false, code: 'payload_too_large' } : { ok: true, bytes }
   }
+  if (isFetchBody(body)) {
+    const declared = Number(body.headers.get('content-length') ?? Number.NaN)
+    // The runtime's own arrayBuffer() is its fast path (no web stream is built on Node servers);
+    // a length the HTTP layer enforces bounds it. Without one, the stream is read with the limit.
+    if (Number.isInteger(declared) && declared <= limit) return readWhole(body, limit, timeoutMs)
+    return body.body ? readChunks(sourceOf(body.body), limit, timeoutMs) : { ok: true, bytes: EMPTY }
+  }
+  if (isNodeReadable(body)) return readEvents(body, limit, timeoutMs)
   return readChunks(sourceOf(body), limit, timeoutMs)
+}
+
+/** A Node readable stream (IncomingMessage), duck-typed so the core needs no Node types. */
+interface NodeReadable {
+  on(event: string, listener: (chunk: Uint8Array) => void): unknown
+  removeListener(event: string, listener: (chunk: Uint8Array) => void): unknown
+  pause(): unknown
+}
+
+const isNodeReadable = (body: object): body is NodeReadable =>
+  typeof (body as NodeReadable).on === 'function' &&
+  typeof (body as NodeReadable).removeListener === 'function' &&
+  typeof (body as NodeReadable).pause === 'function'
+
+/**
+ * Reads a Node stream through its 'data' events with one timer for the whole body: Node's async
+ * iterator costs a promise, a listener set and (here) a timer for every chunk.
+ */
+function readEvents(stream: NodeReadable, limit: number, timeoutMs: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Uint8Array[] = []
+    let size = 0
+    const finish = (result: BodyResult): void => {
+      clearTimeout(timer)
+      stream.removeListener('data', onData)
+      stream.removeListener('end', onEnd)
+      stream.removeListener('error', onBroken)
+      stream.removeListener('close', onBroken)
+      resolve(result)
+    }
+    // Paused, not destroyed: the adapter still answers on the same socket.
+    const stop = (code: 'payload_too_large' | 'body_timeout'): void => {
+      stream.pause()
+      finish({ ok: false, code })
+    }
+    const onData = (data: Uint8Array): void => {
+      const chunk = toBytes(data) // a string if someone called setEncoding()
+      size += chunk.length
+      if (size > limit) stop('payload_too_large')
+      else chunks.push(chunk)
+    }
+    const onEnd = (): void =>
+      finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
+    // 'close' before 'end', or 'error': the client went away mid-body.
+    const onBroken = (): void => finish({ ok: false, code: 'body_incomplete' })
+    const timer = setTimeout(stop, timeoutMs, 'body_timeout')
+    stream.on('data', onData)
+    stream.on('end', onEnd)
+    stream.on('error', onBroken)
+    stream.on('close', onBroken)
+  })
+}
+
+async function readWhole(body: FetchBody, limit: number, timeoutMs: number): Promise<BodyResult> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, 'timeout')
+  })
+  try {
+    const read = await Promise.race([body.arrayBuffer(), timeout])
+    if (read === 'timeout') return { ok: false, code: 'body_timeout' }
+    return read.byteLength > limit
+      ? { ok: false, code: 'payload_too_large' }
+      : { ok: true, bytes: new Uint8Array(read) }
+  } catch {
+    return { ok: false, code: 'body_incomplete' }
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 interface ChunkSource {

@@ -15,9 +15,9 @@ export function hooksFromArgs(args: readonly unknown[]): HandleHooks {
   return host ? { waitUntil: (promise) => host.waitUntil(promise) } : {}
 }
 
-/** A Fetch `Request` as the core's request: the body stays a stream, read with the limits. */
+/** A Fetch `Request` as the core's request: the body is read by the core, with the limits. */
 export function fromFetchRequest(request: Request): WebhookRequest {
-  return { method: request.method, headers: request.headers, rawBody: request.body }
+  return { method: request.method, headers: request.headers, rawBody: request }
 }
 
 /** The core's response as a Fetch `Response`. */

@@ -39,7 +39,8 @@ interface Delivery {
   event: AnyEvent
   key: string
   context: HandlerContext
-  abort: AbortController
+  /** Aborts the handlers' signal (created only if a handler reads it). */
+  abort: (reason: unknown) => void
 }
 
 const ACK = Object.freeze({ status: 200, body: '{"ok":true}' })
@@ -126,10 +127,12 @@ async function runPipeline(
   const event = parsed.event
   const key = options.dedupKey(event)
   const eventId = (event as { data?: { event_id?: unknown } }).data?.event_id
-  const abort = new AbortController()
+  const signal = lazySignal()
   const context: HandlerContext = {
     logger: logger.child({ event: event.event, delivery_key: key, timestamp: verified.timestamp }),
-    signal: abort.signal,
+    get signal() {
+      return signal.get()
+    },
     delivery: {
       key,
       eventId: typeof eventId === 'string' ? eventId : undefined,
@@ -140,7 +143,29 @@ async function runPipeline(
   }
   // Closed while this body was read: no claim is taken, so the service's retry is processed in full.
   if (state.closing) return shuttingDown()
-  return deduplicated(options, registry, { event, key, context, abort }, hooks)
+  return deduplicated(options, registry, { event, key, context, abort: signal.abort }, hooks)
+}
+
+/**
+ * The handlers' abort signal, made on first read: an AbortController costs more than the rest of
+ * the context together, and most handlers never look at it. Aborted before it is read, it is born aborted.
+ */
+function lazySignal(): { get(): AbortSignal; abort(reason: unknown): void } {
+  let controller: AbortController | undefined
+  let reason: { value: unknown } | undefined
+  return {
+    get() {
+      if (!controller) {
+        controller = new AbortController()
+        if (reason) controller.abort(reason.value)
+      }
+      return controller.signal
+    },
+    abort(value) {
+      reason ??= { value }
+      controller?.abort(value)
+    },
+  }
 }
 
 const shuttingDown = (): WebhookResponse => errorResponse('shutting_down', { 'retry-after': '1' })
@@ -191,7 +216,10 @@ async function dispatch(
   hooks: HandleHooks,
   token: string | undefined,
 ): Promise<{ reply: StoredReply }> {
-  const work = runHandlers(registry, delivery)
+  const ran = runHandlers(registry, delivery)
+  // Handlers that returned without a promise are done: no deadline to race.
+  if (!(ran instanceof Promise)) return { reply: await settle(options, registry, delivery, token, ran, 'handler') }
+  const work = ran
   let timer: ReturnType<typeof setTimeout> | undefined
   const deadline = new Promise<'deadline'>((resolve) => {
     timer = setTimeout(resolve, options.deadlineMs, 'deadline')
@@ -200,7 +228,7 @@ async function dispatch(
   clearTimeout(timer)
   if (outcome !== 'deadline') return { reply: await settle(options, registry, delivery, token, outcome, 'handler') }
 
-  delivery.abort.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
+  delivery.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
   const late = options.onDeadline === 'acknowledge'
   delivery.context.logger.warn(
     { deadline_ms: options.deadlineMs },
@@ -219,16 +247,24 @@ async function dispatch(
 
 type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; error: RinghookError }
 
-async function runHandlers(registry: Registry, delivery: Delivery): Promise<HandlerOutcome> {
+/** Synchronous when every handler returned a plain value, so the common case skips the deadline timer. */
+function runHandlers(registry: Registry, delivery: Delivery): HandlerOutcome | Promise<HandlerOutcome> {
   let value: unknown
   try {
-    value = await registry.run(delivery.event, delivery.context)
+    value = registry.run(delivery.event, delivery.context)
   } catch (error) {
-    return {
-      ok: false,
-      error: new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error }),
-    }
+    return handlerFailed(error)
   }
+  if (value instanceof Promise) return value.then((v) => toOutcome(delivery, v), handlerFailed)
+  return toOutcome(delivery, value)
+}
+
+const handlerFailed = (error: unknown): HandlerOutcome => ({
+  ok: false,
+  error: new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error }),
+})
+
+function toOutcome(delivery: Delivery, value: unknown): HandlerOutcome {
   if (delivery.event.event !== 'gesture') return { ok: true, reply: ACK }
   const reply = toGestureReply(value)
   if (!reply.ok) return { ok: false, error: new RinghookError('handler_error', reply.message, 'reply') }

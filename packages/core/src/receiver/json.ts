@@ -1,6 +1,8 @@
 export type DecodedJson = { ok: true; value: unknown } | { ok: false }
 
 const PROTO_KEY = '"__proto__"'
+// Without `stream`, decode() keeps no state between calls, so one decoder serves every request.
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
  * Decodes a body as strict UTF-8 JSON. `__proto__` keys are dropped at every depth: JSON.parse
@@ -11,7 +13,7 @@ export function decodeJson(bytes: Uint8Array): DecodedJson {
   let text: string
   let value: unknown
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    text = UTF8.decode(bytes)
     value = JSON.parse(text)
   } catch {
     return { ok: false }

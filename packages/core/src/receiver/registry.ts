@@ -36,13 +36,18 @@ export class Registry {
    * reply: the first value, in registration order, returned by a handler of this event name.
    * Rejects with the first failure.
    */
-  async run(event: WebhookEvent | UnknownEvent, context: HandlerContext): Promise<unknown> {
+  run(event: WebhookEvent | UnknownEvent, context: HandlerContext): unknown {
     const named = this.#byName.get(event.event) ?? []
     const results: unknown[] = []
     for (const handler of named) results.push(handler(event, context))
     for (const handler of this.#any) results.push(handler(event, context))
-    const settled = results.some(isThenable) ? await Promise.all(results) : results
-    const replies = settled.slice(0, named.length).filter((value) => value !== undefined)
+    if (results.some(isThenable))
+      return Promise.all(results).then((settled) => this.#reply(settled, named.length, context))
+    return this.#reply(results, named.length, context)
+  }
+
+  #reply(settled: unknown[], named: number, context: HandlerContext): unknown {
+    const replies = settled.slice(0, named).filter((value) => value !== undefined)
     if (replies.length > 1) {
       context.logger.warn(
         { handlers: replies.length },

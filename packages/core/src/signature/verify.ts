@@ -95,16 +95,31 @@ function checkSkew(sentAt: number, now: () => number, tolerance: number): Verify
   return undefined
 }
 
-async function matchingSecret(
+function matchingSecret(
   options: VerifyOptions,
   secrets: readonly string[],
   timestamp: string,
   signature: string,
-): Promise<number> {
+): number | Promise<number> {
   const engine = options.engine ?? hmacEngine()
   const expected = fromHex(signature.slice(SIGNATURE_PREFIX.length)) as Uint8Array
   const body = toBytes(options.rawBody)
+  const { digestSync } = engine
+  if (!digestSync) return matchingSecretAsync(engine, secrets, timestamp, body, expected)
   // Stopping at the first match reveals only which secret matched, to a sender who already has it.
+  for (let i = 0; i < secrets.length; i++) {
+    if (engine.equal(digestSync(secrets[i] as string, timestamp, body), expected)) return i
+  }
+  return -1
+}
+
+async function matchingSecretAsync(
+  engine: HmacEngine,
+  secrets: readonly string[],
+  timestamp: string,
+  body: Uint8Array,
+  expected: Uint8Array,
+): Promise<number> {
   for (let i = 0; i < secrets.length; i++) {
     if (engine.equal(await engine.digest(secrets[i] as string, timestamp, body), expected)) return i
   }
