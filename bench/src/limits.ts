@@ -34,7 +34,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "**Adapters.** Express meets both targets. On node:http ringhook is on a par with @octokit/webhooks' own node " +
       'middleware in the same run. The load generator shares the two cores with the server, so every µs of server CPU ' +
       'per request costs throughput and p99: measured with `process.cpuUsage()` over a run, the ringhook node server ' +
-      'spends ~60 µs more CPU per request than the hand-rolled route, more than the ~16 µs `receiver.handle()` adds ' +
+      'spends 35–60 µs more CPU per request than the hand-rolled route, more than the ~16 µs `receiver.handle()` adds ' +
       'in the micro bench. The rest is not located yet (candidates: the per-body timer and stream listeners, the ' +
       'response headers, garbage under load); it is the next thing to profile. Fixed in this release: Node bodies are ' +
       "read through 'data' events with one timer instead of an async iterator with a timer per chunk, Fetch bodies " +
