@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorResponse, type Receiver, type WebhookResponse } from '@ringhook/core'
+import { errorResponse, fromNodeRequest, type Receiver, type WebhookResponse } from '@ringhook/core'
 
 export interface NodeMiddlewareOptions {
   /** The path webhooks are posted to; other paths go to `next`. Default `/webhooks`. */
@@ -26,9 +26,8 @@ export function createNodeMiddleware(receiver: Receiver, options: NodeMiddleware
       else writeResponse(response, errorResponse('not_found'))
       return
     }
-    void receiver
-      .handle({ method: request.method ?? 'GET', headers: request.headers, rawBody: request })
-      .then((result) => writeResponse(response, result))
+    // The same reading as Express: raw bytes a parser kept are used, a consumed body is reported.
+    void receiver.handle(fromNodeRequest(request)).then((result) => writeResponse(response, result))
   }
 }
 

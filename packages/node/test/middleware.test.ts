@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -55,5 +55,27 @@ describe('createNodeMiddleware', () => {
     )
     expect(await (await fetch(`${base}/health`)).text()).toBe('the app')
     expect((await fetch(`${base}/webhooks`, await signedGesture())).status).toBe(200)
+  })
+
+  it('uses raw bytes an earlier Connect parser kept, and names the fix when it kept none', async () => {
+    const middleware = createNodeMiddleware(receiver)
+    type Parsed = IncomingMessage & { rawBody?: Buffer; body?: unknown }
+    // A body parser that runs first, as in a Connect stack: it reads the stream, keeping the bytes or not.
+    const parser = (keep: boolean) => (request: Parsed, response: ServerResponse) => {
+      const chunks: Buffer[] = []
+      request.on('data', (chunk: Buffer) => chunks.push(chunk))
+      request.on('end', () => {
+        const raw = Buffer.concat(chunks)
+        request.body = JSON.parse(raw.toString())
+        if (keep) request.rawBody = raw
+        middleware(request, response)
+      })
+    }
+    const kept = await listen(createServer(parser(true)))
+    expect((await fetch(`${kept}/webhooks`, await signedGesture())).status).toBe(200)
+    const consumed = await listen(createServer(parser(false)))
+    const response = await fetch(`${consumed}/webhooks`, await signedGesture())
+    expect(response.status).toBe(500)
+    expect(await response.json()).toMatchObject({ error: { code: 'body_already_parsed' } })
   })
 })
