@@ -203,8 +203,10 @@ describe('built output', () => {
   it.each(['index.js', 'index.cjs'])('core/dist/%s imports only zod, and no node: module', (file) => {
     const source = readFileSync(join(ROOT, 'packages/core/dist', file), 'utf8')
     expect(new Set(specifiers(source))).toEqual(new Set(['zod']))
-    // node:crypto is reached only through process.getBuiltinModule, where the runtime has it.
-    expect(source.replace(/getBuiltinModule\?\.\(\s*["']node:crypto["']\s*\)/, '')).not.toMatch(/["']node:/)
+    // node:crypto and node:buffer are reached only through process.getBuiltinModule (the
+    // `builtin` helper), where the runtime has them.
+    expect(source).toMatch(/getBuiltinModule\?\.\(id\)/)
+    expect(source.replace(/builtin\(\s*["']node:(?:crypto|buffer)["']/g, '')).not.toMatch(/["']node:/)
   })
 
   it('hono/dist imports only @ringhook/core', () => {

@@ -9,5 +9,6 @@ export {
   createRedisStore,
   DEFAULT_COMMAND_TIMEOUT_MS,
   DEFAULT_PREFIX,
+  type RedisStore,
   type RedisStoreOptions,
 } from './redis-store.js'

@@ -20,6 +20,13 @@ export interface RedisStoreOptions {
 export const DEFAULT_PREFIX = 'ringhook:dedup:'
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000
 
+/** The Redis store: every operation is a round trip, so each answers with a promise. */
+export interface RedisStore extends DedupStore {
+  claim(key: string, inFlightTtlMs: number): Promise<ClaimResult>
+  complete(key: string, token: string, reply: StoredReply, ttlMs: number): Promise<void>
+  release(key: string, token: string): Promise<void>
+}
+
 /**
  * A dedup store on Redis, shared by every instance of a receiver. Each operation is one atomic
  * Lua script on one key, so of any number of instances claiming a delivery at once, one wins.
@@ -28,7 +35,7 @@ export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000
  * const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 })
  * createReceiver({ secret, store: createRedisStore({ client: redis }) })
  */
-export function createRedisStore(options: RedisStoreOptions): DedupStore {
+export function createRedisStore(options: RedisStoreOptions): RedisStore {
   const { client, prefix, timeoutMs } = resolve(options)
   const run = (script: RedisScript, key: string, args: string[]) => runScript(client, script, prefix + key, args)
 

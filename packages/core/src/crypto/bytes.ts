@@ -40,3 +40,22 @@ export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number)
   return diff === 0
 }
+
+/** Whether a string is non-empty hex, in either case. */
+export function isHex(text: string): boolean {
+  if (text.length === 0) return false
+  for (let i = 0; i < text.length; i++) if (nibble(text.charCodeAt(i)) < 0) return false
+  return true
+}
+
+/**
+ * Compares hex `given` (either case, already checked with {@link isHex}) with lowercase hex
+ * `expected`, in time that depends only on their length. Setting bit 0x20 lowercases A-F and
+ * leaves 0-9 as they are.
+ */
+export function constantTimeEqualHex(given: string, expected: string): boolean {
+  if (given.length !== expected.length) return false
+  let diff = 0
+  for (let i = 0; i < given.length; i++) diff |= (given.charCodeAt(i) | 0x20) ^ expected.charCodeAt(i)
+  return diff === 0
+}

@@ -1,3 +1,5 @@
+import type { Awaitable } from '../receiver/awaitable.js'
+
 /** The answer given to the original delivery, replayed to its duplicates. */
 export interface StoredReply {
   status: number
@@ -18,14 +20,16 @@ export type ClaimResult =
  * number of concurrent claims for one key, exactly one gets `claimed`.
  * `complete` and `release` act only while `token` still owns the key, so an instance whose
  * claim expired cannot overwrite the work of the instance that took over.
+ * Each method may answer with a promise or, for a store in this process's memory, with the value
+ * itself: the receiver then handles the delivery without waiting a turn of the event loop.
  */
 export interface DedupStore {
   /** Claims `key` for `inFlightTtlMs`; the claim lapses after that if never completed. */
-  claim(key: string, inFlightTtlMs: number): Promise<ClaimResult>
+  claim(key: string, inFlightTtlMs: number): Awaitable<ClaimResult>
   /** Marks `key` done and keeps `reply` for `ttlMs`. */
-  complete(key: string, token: string, reply: StoredReply, ttlMs: number): Promise<void>
+  complete(key: string, token: string, reply: StoredReply, ttlMs: number): Awaitable<void>
   /** Forgets a claim so that a retry can process the delivery again. */
-  release(key: string, token: string): Promise<void>
+  release(key: string, token: string): Awaitable<void>
 }
 
 /** Lifetimes of store entries. */
@@ -35,6 +39,3 @@ export interface DedupWindows {
   /** How long a finished delivery is remembered. */
   completedTtlMs: number
 }
-
-/** A fresh random token for a claim. */
-export const newClaimToken = (): string => crypto.randomUUID()

@@ -1,4 +1,5 @@
 import { toBytes } from '../crypto/bytes.js'
+import type { Awaitable } from './awaitable.js'
 
 /** A body as adapters hand it over: already buffered, or a stream core reads itself. */
 export type BodyInput =
@@ -33,6 +34,14 @@ const EMPTY = new Uint8Array(0)
  * that fails mid-body (the client disconnected) is `body_incomplete`, not an exception.
  */
 export async function readBody(body: BodyInput, limit: number, timeoutMs: number): Promise<BodyResult> {
+  return readBodyNow(body, limit, timeoutMs)
+}
+
+/**
+ * {@link readBody}, answering at once for a body that is already buffered.
+ * @internal
+ */
+export function readBodyNow(body: BodyInput, limit: number, timeoutMs: number): Awaitable<BodyResult> {
   if (body == null) return { ok: true, bytes: EMPTY }
   if (typeof body === 'string' || body instanceof Uint8Array) {
     const bytes = toBytes(body)

@@ -1,6 +1,7 @@
 import type { EventName } from '../schemas/events.js'
+import { isThenable } from './awaitable.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
-import { type HandleHooks, handleWebhook, type WebhookRequest } from './handle.js'
+import { type HandleHooks, Pipeline, type WebhookRequest } from './handle.js'
 import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
 import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
 import { Registry } from './registry.js'
@@ -50,6 +51,8 @@ export interface Receiver {
   readonly options: ResolvedOptions
 }
 
+const NO_HOOKS: HandleHooks = Object.freeze({})
+
 /**
  * Creates a receiver for the service's webhooks.
  *
@@ -61,8 +64,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const resolved = resolveOptions(options)
   const registry = new Registry()
   const lifecycle = new Lifecycle()
-  const handle = (request: WebhookRequest, hooks?: HandleHooks) =>
-    lifecycle.track(handleWebhook(resolved, registry, request, lifecycle.hooks(hooks), lifecycle))
+  const pipeline = new Pipeline(resolved, registry, lifecycle)
+  // A delivery answered synchronously is already over; only one still running is tracked for close().
+  const handle = (request: WebhookRequest, hooks: HandleHooks = NO_HOOKS): Promise<WebhookResponse> => {
+    const response = pipeline.handle(request, hooks)
+    return isThenable(response) ? lifecycle.track(response) : Promise.resolve(response)
+  }
   const receiver: Receiver = {
     options: resolved,
     on(name, handler) {

@@ -12,23 +12,20 @@ describe('Lifecycle', () => {
     expect(lifecycle.closing).toBe(true)
   })
 
-  it('waits for tracked work, including work handed to waitUntil and work started while waiting', async () => {
+  it('waits for tracked work, including work started while waiting', async () => {
     const lifecycle = new Lifecycle()
     const finished: string[] = []
-    const seen: Promise<unknown>[] = []
-    const hooks = lifecycle.hooks({ waitUntil: (promise) => void seen.push(promise) })
     lifecycle.track(later(30, 'a').then((v) => void finished.push(v)))
-    hooks.waitUntil?.(later(60, 'b').then((v) => void finished.push(v)))
+    lifecycle.track(later(60, 'b').then((v) => void finished.push(v)))
     const closing = lifecycle.close(silentLogger, { timeoutMs: 1000 })
     lifecycle.track(later(90, 'c').then((v) => void finished.push(v)))
     expect(await closing).toEqual({ drained: true, pending: 0 })
     expect(finished).toEqual(['a', 'b', 'c'])
-    expect(seen).toHaveLength(1) // the adapter's own waitUntil still gets the work
   })
 
   it('counts rejected work as finished, without an unhandled rejection', async () => {
     const lifecycle = new Lifecycle()
-    lifecycle.hooks().waitUntil?.(later(10, undefined).then(() => Promise.reject(new Error('late failure'))))
+    lifecycle.track(later(10, undefined).then(() => Promise.reject(new Error('late failure'))))
     expect(await lifecycle.close(silentLogger, { timeoutMs: 1000 })).toEqual({ drained: true, pending: 0 })
   })
 

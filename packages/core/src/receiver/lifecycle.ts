@@ -1,5 +1,4 @@
 import type { Logger } from '../logger.js'
-import type { HandleHooks } from './handle.js'
 
 /** Options of `receiver.close()`. */
 export interface CloseOptions {
@@ -40,17 +39,6 @@ export class Lifecycle {
     const settled: Promise<void> = work.then(done, done)
     this.#running.add(settled)
     return work
-  }
-
-  /** The adapter's hooks, with work that outlives the response (`waitUntil`) tracked too. */
-  hooks(hooks: HandleHooks = {}): HandleHooks {
-    return {
-      ...hooks,
-      waitUntil: (promise) => {
-        this.track(promise)
-        hooks.waitUntil?.(promise)
-      },
-    }
   }
 
   /** Stops accepting deliveries, then waits for running work up to the timeout. */

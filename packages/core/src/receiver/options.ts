@@ -50,6 +50,8 @@ export interface ReceiverOptions {
 
 export type ResolvedOptions = Readonly<{
   secret: SecretResolver
+  /** The configured secrets when they are fixed (not a resolver): used without a call. */
+  staticSecrets: readonly string[] | undefined
   toleranceSeconds: number
   maxBodyBytes: number
   bodyTimeoutMs: number
@@ -76,16 +78,15 @@ const positive = (name: string, value: number | undefined, fallback: number): nu
   return v
 }
 
-function secretResolver(secret: ReceiverOptions['secret'] | undefined): SecretResolver {
-  if (typeof secret === 'function') return secret
+function fixedSecrets(secret: ReceiverOptions['secret'] | undefined): readonly string[] | undefined {
+  if (typeof secret === 'function') return undefined
   const list = typeof secret === 'string' ? [secret] : secret
   if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
     throw new RinghookConfigError(
       'createReceiver needs `secret`: the webhook secret from the apps page (a non-empty string), several during a rotation, or a resolver function.',
     )
   }
-  const frozen = Object.freeze([...list])
-  return () => frozen
+  return Object.freeze([...list])
 }
 
 /** Validates options and fills in defaults. Throws {@link RinghookConfigError}. */
@@ -93,8 +94,10 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
   const deadlineMs = positive('deadlineMs', options.deadlineMs, 10_000)
   if (deadlineMs >= 30_000)
     throw new RinghookConfigError('deadlineMs must be under 30000: the service gives up at 30 s')
+  const staticSecrets = fixedSecrets(options?.secret)
   return Object.freeze({
-    secret: secretResolver(options?.secret),
+    secret: staticSecrets ? () => staticSecrets : (options.secret as SecretResolver),
+    staticSecrets,
     toleranceSeconds: assertTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS),
     maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 64 * 1024),
     bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),

@@ -139,14 +139,24 @@ describe('receiver.handle', () => {
     let delivery: unknown
     const receiver = createReceiver({ ...base, logger }).on('gesture', (_e, ctx) => {
       delivery = ctx.delivery
+      ctx.logger.info({}, 'handled')
     })
     await receiver.handle(await request(payload()))
+    expect(bindings).toHaveLength(1)
     expect(bindings[0]).toMatchObject({
       event: 'gesture',
       delivery_key: expect.stringContaining('app_1'),
       timestamp: 1_800_000_000,
     })
     expect(delivery).toMatchObject({ secretIndex: 0, signedAt: 1_800_000_000, eventId: undefined })
+  })
+
+  it('makes the child logger only for handlers that use it', async () => {
+    let children = 0
+    const logger: Logger = { ...silentLogger, child: () => (children++, silentLogger) }
+    const receiver = createReceiver({ ...base, logger }).on('gesture', () => {})
+    expect((await receiver.handle(await request(payload()))).status).toBe(200)
+    expect(children).toBe(0)
   })
 
   describe('when the store fails', () => {

@@ -1,4 +1,5 @@
 import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
+import { isThenable } from './awaitable.js'
 import type { AnyHandler, ErrorHandler, HandlerContext } from './types.js'
 
 type StoredHandler = (event: WebhookEvent | UnknownEvent, context: HandlerContext) => unknown
@@ -37,7 +38,9 @@ export class Registry {
    * Rejects with the first failure.
    */
   run(event: WebhookEvent | UnknownEvent, context: HandlerContext): unknown {
-    const named = this.#byName.get(event.event) ?? []
+    const named = this.#byName.get(event.event) ?? NONE
+    // The usual receiver: one handler per event and no catch-all, so nothing to gather.
+    if (named.length === 1 && this.#any.length === 0) return (named[0] as StoredHandler)(event, context)
     const results: unknown[] = []
     for (const handler of named) results.push(handler(event, context))
     for (const handler of this.#any) results.push(handler(event, context))
@@ -58,5 +61,4 @@ export class Registry {
   }
 }
 
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  typeof (value as PromiseLike<unknown> | null)?.then === 'function'
+const NONE: readonly StoredHandler[] = []

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js'
 import type { EventName, EventOf, GestureReply, UnknownEvent, VibePayload, WebhookEvent } from '../schemas/index.js'
 import type { Vibe } from '../vibe.js'
 
-type Awaitable<T> = T | Promise<T>
+import type { Awaitable } from './awaitable.js'
 
 /** About the HTTP delivery that carried an event. */
 export interface DeliveryInfo {

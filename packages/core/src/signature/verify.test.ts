@@ -62,6 +62,8 @@ describe('verifyWebhook', () => {
     ['malformed_signature', { signature: 'sha1=abc' }],
     ['malformed_signature', { signature: `sha256=${'a'.repeat(63)}` }],
     ['malformed_signature', { signature: `sha256=${'a'.repeat(64)}, sha256=${'b'.repeat(64)}` }],
+    ['malformed_signature', { signature: `sha256=${'g'.repeat(64)}` }],
+    ['malformed_signature', { signature: `sha256=${'a'.repeat(63)} ` }],
     ['missing_timestamp', { timestamp: null }],
     ['malformed_timestamp', { timestamp: '1.5' }],
     ['malformed_timestamp', { timestamp: '-10' }],

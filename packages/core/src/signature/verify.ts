@@ -1,5 +1,6 @@
-import { fromHex, toBytes } from '../crypto/bytes.js'
+import { constantTimeEqualHex, fromHex, isHex, toBytes } from '../crypto/bytes.js'
 import { type HmacEngine, hmacEngine } from '../crypto/hmac.js'
+import { type Awaitable, andThen } from '../receiver/awaitable.js'
 import { SIGNATURE_PREFIX } from './headers.js'
 
 /** Why a webhook failed verification; stable, safe to switch on. */
@@ -35,7 +36,8 @@ export interface VerifyOptions {
 }
 
 export const DEFAULT_TOLERANCE_SECONDS = 300
-const SIGNATURE_PATTERN = /^sha256=[0-9a-fA-F]{64}$/
+// `sha256=` and 64 hex digits; the digits themselves are checked as they are decoded.
+const SIGNATURE_LENGTH = SIGNATURE_PREFIX.length + 64
 const TIMESTAMP_PATTERN = /^\d{1,12}$/
 
 /** Throws on a tolerance that would weaken the check instead of configuring it. */
@@ -57,25 +59,42 @@ const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ 
  * if (!result.ok) return new Response(null, { status: 401 })
  */
 export async function verifyWebhook(options: VerifyOptions): Promise<VerifyResult> {
+  return verifyNow(options)
+}
+
+const MALFORMED_SIGNATURE = 'The signature header is not `sha256=` followed by 64 hex digits (sent twice?).'
+
+/**
+ * {@link verifyWebhook} without the promise where the runtime computes HMACs synchronously
+ * (node:crypto), so the receiver's pipeline can stay synchronous. Throws only on a bad tolerance.
+ * @internal
+ */
+export function verifyNow(options: VerifyOptions): Awaitable<VerifyResult> {
   const tolerance = assertTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)
   const { signature, timestamp } = options
   if (!signature) return fail('missing_signature', 'The signature header is missing.')
-  if (!SIGNATURE_PATTERN.test(signature)) {
-    return fail('malformed_signature', 'The signature header is not `sha256=` followed by 64 hex digits (sent twice?).')
+  const hex = signature.slice(SIGNATURE_PREFIX.length)
+  if (signature.length !== SIGNATURE_LENGTH || !signature.startsWith(SIGNATURE_PREFIX) || !isHex(hex)) {
+    return fail('malformed_signature', MALFORMED_SIGNATURE)
   }
   if (!timestamp) return fail('missing_timestamp', 'The timestamp header is missing.')
   if (!TIMESTAMP_PATTERN.test(timestamp)) {
     return fail('malformed_timestamp', 'The timestamp header is not Unix time in whole seconds.')
   }
-  const skew = checkSkew(Number(timestamp), options.now ?? Date.now, tolerance)
+  const sentAt = Number(timestamp)
+  const skew = checkSkew(sentAt, options.now ?? Date.now, tolerance)
   if (skew) return skew
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
   if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
     return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
   }
-  const index = await matchingSecret(options, secrets, timestamp, signature)
-  if (index < 0) return fail('signature_mismatch', mismatchHint(secrets))
-  return { ok: true, timestamp: Number(timestamp), secretIndex: index }
+  return andThen(
+    matchingSecret(options.engine ?? hmacEngine(), secrets, timestamp, toBytes(options.rawBody), hex),
+    (index): VerifyResult =>
+      index < 0
+        ? fail('signature_mismatch', mismatchHint(secrets))
+        : { ok: true, timestamp: sentAt, secretIndex: index },
+  )
 }
 
 function checkSkew(sentAt: number, now: () => number, tolerance: number): VerifyResult | undefined {
@@ -96,19 +115,17 @@ function checkSkew(sentAt: number, now: () => number, tolerance: number): Verify
 }
 
 function matchingSecret(
-  options: VerifyOptions,
+  engine: HmacEngine,
   secrets: readonly string[],
   timestamp: string,
-  signature: string,
-): number | Promise<number> {
-  const engine = options.engine ?? hmacEngine()
-  const expected = fromHex(signature.slice(SIGNATURE_PREFIX.length)) as Uint8Array
-  const body = toBytes(options.rawBody)
-  const { digestSync } = engine
-  if (!digestSync) return matchingSecretAsync(engine, secrets, timestamp, body, expected)
+  body: Uint8Array,
+  hex: string,
+): Awaitable<number> {
+  const { hexSync } = engine
+  if (!hexSync) return matchingSecretAsync(engine, secrets, timestamp, body, fromHex(hex) as Uint8Array)
   // Stopping at the first match reveals only which secret matched, to a sender who already has it.
   for (let i = 0; i < secrets.length; i++) {
-    if (engine.equal(digestSync(secrets[i] as string, timestamp, body), expected)) return i
+    if (constantTimeEqualHex(hex, hexSync(secrets[i] as string, timestamp, body))) return i
   }
   return -1
 }
