@@ -67,4 +67,32 @@ describe('createMemoryStore', () => {
     expect((await store.claim('k999', 1000)).state).toBe('in_flight')
     expect((await store.claim('k0', 1000)).state).toBe('claimed')
   })
+
+  it('evicts by claim order and keeps the bound through releases and claims of the same key', () => {
+    const store = createMemoryStore({ maxEntries: 3 })
+    const a = store.claim('a', 60_000)
+    if (a.state !== 'claimed') throw new Error('expected a claim')
+    store.release('a', a.token) // its slot is now stale
+    store.claim('a', 60_000) // claimed again: a second slot, the one that counts
+    store.claim('b', 60_000)
+    store.claim('c', 60_000) // wraps: the stale slot of the first 'a' is dropped, nothing live goes
+    expect(store.size).toBe(3)
+    expect(store.claim('a', 60_000).state).toBe('in_flight')
+    store.claim('d', 60_000) // drops the oldest live claim: 'a'
+    expect(store.size).toBe(3)
+    expect(store.claim('b', 60_000).state).toBe('in_flight')
+    expect(store.claim('a', 60_000).state).toBe('claimed')
+  })
+
+  it('answers synchronously', () => {
+    const store = createMemoryStore()
+    const claim = store.claim('k', 1000)
+    expect(claim.state).toBe('claimed')
+    if (claim.state === 'claimed') expect(store.complete('k', claim.token, reply, 1000)).toBeUndefined()
+    expect(store.claim('k', 1000)).toEqual({ state: 'completed', reply })
+  })
+
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxEntries %s', (maxEntries) => {
+    expect(() => createMemoryStore({ maxEntries })).toThrow(/maxEntries/)
+  })
 })

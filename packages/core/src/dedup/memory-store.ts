@@ -1,3 +1,4 @@
+import { RinghookConfigError } from '../errors.js'
 import type { ClaimResult, DedupStore, StoredReply } from './store.js'
 
 export interface MemoryStoreOptions {
@@ -8,6 +9,7 @@ export interface MemoryStoreOptions {
 }
 
 interface Entry {
+  key: string
   token: string
   expiresAt: number
   reply?: StoredReply
@@ -31,35 +33,38 @@ export interface MemoryStore extends DedupStore {
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxEntries = options.maxEntries ?? 10_000
+  if (!Number.isInteger(maxEntries) || maxEntries < 1) {
+    throw new RinghookConfigError(`maxEntries must be a whole number >= 1, got ${String(maxEntries)}`)
+  }
   const now = options.now ?? Date.now
-  // A Map iterates in insertion order, so its first key is always the oldest entry.
   const entries = new Map<string, Entry>()
-  // Walks the Map from its oldest entry and is kept between evictions: a fresh keys() iterator
-  // would rescan every slot freed by earlier evictions, a cost that grows with the store's size.
-  let oldest = entries.keys()
+  // Every claim in claim order, in a ring that grows to maxEntries slots and then wraps: the slot
+  // a new claim takes holds the oldest one, forgotten unless it is gone already (released,
+  // expired, claimed again). Each remembered entry owns one slot, so the Map never outgrows the
+  // ring, and eviction is one array write instead of a walk over the Map.
+  const ring: Entry[] = []
+  let oldest = 0
   // Tokens only need to be unique within this store, so a counter does what a random UUID would.
   let claims = 0
 
-  const live = (key: string): Entry | undefined => {
+  const live = (key: string, at: number): Entry | undefined => {
     const entry = entries.get(key)
-    if (entry && entry.expiresAt <= now()) {
+    if (entry && entry.expiresAt <= at) {
       entries.delete(key)
       return undefined
     }
     return entry
   }
 
-  const put = (key: string, entry: Entry): void => {
-    entries.delete(key)
-    entries.set(key, entry)
-    while (entries.size > maxEntries) {
-      let next = oldest.next()
-      if (next.done) {
-        oldest = entries.keys()
-        next = oldest.next()
-      }
-      entries.delete(next.value as string)
+  const remember = (entry: Entry): void => {
+    if (ring.length < maxEntries) ring.push(entry)
+    else {
+      const evicted = ring[oldest] as Entry
+      if (entries.get(evicted.key) === evicted) entries.delete(evicted.key)
+      ring[oldest] = entry
+      oldest = oldest + 1 === maxEntries ? 0 : oldest + 1
     }
+    entries.set(entry.key, entry)
   }
 
   return {
@@ -68,22 +73,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     },
     // Synchronous, so deliveries through this store never wait a turn of the event loop.
     claim(key, inFlightTtlMs) {
-      const entry = live(key)
+      const at = now()
+      const entry = live(key, at)
       if (entry?.reply) return { state: 'completed', reply: entry.reply }
       if (entry) return { state: 'in_flight' }
       const token = `m${++claims}`
-      put(key, { token, expiresAt: now() + inFlightTtlMs })
+      remember({ key, token, expiresAt: at + inFlightTtlMs })
       return { state: 'claimed', token }
     },
     complete(key, token, reply, ttlMs) {
-      // Updated in place: the entry keeps its age, so eviction still goes by claim order.
-      const entry = live(key)
+      const at = now()
+      const entry = live(key, at)
+      // Updated in place: the entry keeps its slot, so eviction still goes by claim order.
       if (entry?.token !== token) return
-      entry.expiresAt = now() + ttlMs
+      entry.expiresAt = at + ttlMs
       entry.reply = reply
     },
     release(key, token) {
-      if (live(key)?.token === token) entries.delete(key)
+      if (live(key, now())?.token === token) entries.delete(key)
     },
   }
 }
