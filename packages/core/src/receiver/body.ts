@@ -1,5 +1,6 @@
 import { toBytes } from '../crypto/bytes.js'
 import type { Awaitable } from './awaitable.js'
+import { bodyDeadlines } from './deadlines.js'
 
 /** A body as adapters hand it over: already buffered, or a stream core reads itself. */
 export type BodyInput =
@@ -71,15 +72,15 @@ const isNodeReadable = (body: object): body is NodeReadable =>
   typeof (body as NodeReadable).pause === 'function'
 
 /**
- * Reads a Node stream through its 'data' events with one timer for the whole body: Node's async
- * iterator costs a promise, a listener set and (here) a timer for every chunk.
+ * Reads a Node stream through its 'data' events, its deadline on the shared timer: Node's async
+ * iterator costs a promise and a listener set per chunk, and a timer per body costs more still.
  */
 function readEvents(stream: NodeReadable, limit: number, timeoutMs: number): Promise<BodyResult> {
   return new Promise((resolve) => {
     const chunks: Uint8Array[] = []
     let size = 0
     const finish = (result: BodyResult): void => {
-      clearTimeout(timer)
+      bodyDeadlines.clear(deadline)
       stream.removeListener('data', onData)
       stream.removeListener('end', onEnd)
       stream.removeListener('error', onBroken)
@@ -101,7 +102,7 @@ function readEvents(stream: NodeReadable, limit: number, timeoutMs: number): Pro
       finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
     // 'close' before 'end', or 'error': the client went away mid-body.
     const onBroken = (): void => finish({ ok: false, code: 'body_incomplete' })
-    const timer = setTimeout(stop, timeoutMs, 'body_timeout')
+    const deadline = bodyDeadlines.watch(timeoutMs, () => stop('body_timeout'))
     stream.on('data', onData)
     stream.on('end', onEnd)
     stream.on('error', onBroken)
@@ -109,22 +110,24 @@ function readEvents(stream: NodeReadable, limit: number, timeoutMs: number): Pro
   })
 }
 
-async function readWhole(body: FetchBody, limit: number, timeoutMs: number): Promise<BodyResult> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs, 'timeout')
+function readWhole(body: FetchBody, limit: number, timeoutMs: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const deadline = bodyDeadlines.watch(timeoutMs, () => resolve({ ok: false, code: 'body_timeout' }))
+    body.arrayBuffer().then(
+      (read) => {
+        bodyDeadlines.clear(deadline)
+        resolve(
+          read.byteLength > limit
+            ? { ok: false, code: 'payload_too_large' }
+            : { ok: true, bytes: new Uint8Array(read) },
+        )
+      },
+      () => {
+        bodyDeadlines.clear(deadline)
+        resolve({ ok: false, code: 'body_incomplete' })
+      },
+    )
   })
-  try {
-    const read = await Promise.race([body.arrayBuffer(), timeout])
-    if (read === 'timeout') return { ok: false, code: 'body_timeout' }
-    return read.byteLength > limit
-      ? { ok: false, code: 'payload_too_large' }
-      : { ok: true, bytes: new Uint8Array(read) }
-  } catch {
-    return { ok: false, code: 'body_incomplete' }
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 interface ChunkSource {

@@ -27,6 +27,10 @@ const BODY_PARSED_FIX =
  * receiver.handle(fromNodeRequest(req)).then((result) => res.writeHead(result.status, result.headers).end(result.body))
  */
 export function fromNodeRequest(request: NodeStyleRequest): WebhookRequest {
+  // The usual case first: a Node stream nobody has read, so no parser can have left anything.
+  // (Looking up `body` and `rawBody`, absent from IncomingMessage, costs more than the rest.)
+  if (request.readableEnded === false)
+    return { method: request.method ?? 'GET', headers: request.headers, rawBody: request }
   const base = { method: request.method ?? 'GET', headers: request.headers }
   const kept = keptRawBody(request)
   if (kept !== undefined) return { ...base, rawBody: kept }

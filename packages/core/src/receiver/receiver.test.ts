@@ -153,7 +153,13 @@ describe('receiver.handle', () => {
 
   it('makes the child logger only for handlers that use it', async () => {
     let children = 0
-    const logger: Logger = { ...silentLogger, child: () => (children++, silentLogger) }
+    const logger: Logger = {
+      ...silentLogger,
+      child: () => {
+        children++
+        return silentLogger
+      },
+    }
     const receiver = createReceiver({ ...base, logger }).on('gesture', () => {})
     expect((await receiver.handle(await request(payload()))).status).toBe(200)
     expect(children).toBe(0)
