@@ -115,6 +115,8 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
       ms(row.p50Ms),
       ms(row.p99Ms),
       self || !base ? '1.00×' : x(row.p99Ms / base.p99Ms),
+      int(row.cpuUsPerRequest),
+      self || !base ? '1.00×' : x(row.cpuUsPerRequest / base.cpuUsPerRequest),
       String(row.errors),
       mb(row.peakRssMb),
     ]
@@ -123,7 +125,7 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
   return [
     '## HTTP: autocannon against a server in its own process',
     '',
-    `${o.connections} connections, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's maxRSS.`,
+    `${o.connections} connections, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's maxRSS; server CPU is the server process's user + system time (all its threads) per delivery handled, median over the runs: the cost of the adapter itself, whatever share of the two cores the load generator took.`,
     '',
     table(
       [
@@ -135,11 +137,13 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
         'p50 ms',
         'p99 ms',
         'p99 × hand-rolled',
+        'server CPU µs/req',
+        'CPU × hand-rolled',
         'errors',
         'peak RSS MB',
       ],
       rows,
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
     "Servers: `*:hand` is that framework with a hand-rolled verify route (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse); `*:ringhook` is the ringhook adapter; `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store.",

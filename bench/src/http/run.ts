@@ -39,6 +39,8 @@ export interface HttpRow {
   p99Ms: number
   errors: number
   peakRssMb: number
+  /** Server process CPU (user + system, all threads) per delivery handled, median over the runs. */
+  cpuUsPerRequest: number
   handled: number
 }
 
@@ -66,7 +68,7 @@ function start(entry: string, app: string): Promise<Started> {
   })
 }
 
-function serverStats(server: Started): Promise<{ maxRssKb: number; handled: number }> {
+function serverStats(server: Started): Promise<{ maxRssKb: number; handled: number; cpuUs: number }> {
   return new Promise((resolve) => {
     server.child.once('message', (message: ServerMessage) => {
       if (message.type === 'stats') resolve(message)
@@ -107,11 +109,17 @@ async function runGroup(entry: string, group: HttpGroup, options: HttpOptions, l
   try {
     for (const server of servers) await load(server, options.warmupS)
     const runs = new Map<string, LoadResult[]>(servers.map((s) => [s.app, []]))
+    // Server CPU per delivery handled: what the adapter costs, whatever share of the cores the
+    // load generator takes in that run.
+    const cpu = new Map<string, number[]>(servers.map((s) => [s.app, []]))
     for (let round = 0; round < options.runs; round++) {
       for (let k = 0; k < servers.length; k++) {
         const server = servers[(k + round) % servers.length] as Started
+        const before = await serverStats(server)
         const result = await load(server, options.durationS)
+        const after = await serverStats(server)
         runs.get(server.app)?.push(result)
+        cpu.get(server.app)?.push((after.cpuUs - before.cpuUs) / Math.max(1, after.handled - before.handled))
         log(
           `  ${server.app.padEnd(20)} run ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`,
         )
@@ -132,6 +140,7 @@ async function runGroup(entry: string, group: HttpGroup, options: HttpOptions, l
         p99Ms: median(results.map((r) => r.p99Ms)),
         errors: results.reduce((sum, r) => sum + r.errors, 0),
         peakRssMb: stats.maxRssKb / 1024,
+        cpuUsPerRequest: median(cpu.get(server.app) ?? []),
         handled: stats.handled,
       })
     }

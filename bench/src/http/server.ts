@@ -2,14 +2,14 @@
  * One HTTP contender in its own process, so the load generator never shares its event loop.
  * Started by run.ts with the app id as argument; talks over the fork IPC channel:
  *   -> { type: 'ready', port }           once listening on 127.0.0.1
- *   <- { type: 'stats' } -> { type: 'stats', maxRssKb, handled }
+ *   <- { type: 'stats' } -> { type: 'stats', maxRssKb, handled, cpuUs }
  */
 import type { AddressInfo } from 'node:net'
 import { APPS, stats } from './apps.js'
 
 export type ServerMessage =
   | { type: 'ready'; port: number }
-  | { type: 'stats'; maxRssKb: number; handled: number }
+  | { type: 'stats'; maxRssKb: number; handled: number; cpuUs: number }
   | { type: 'error'; message: string }
 
 const send = (message: ServerMessage): void => void process.send?.(message)
@@ -25,8 +25,11 @@ try {
   const server = await build()
   server.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }))
   process.on('message', (message: { type?: string }) => {
-    if (message.type === 'stats')
-      send({ type: 'stats', maxRssKb: process.resourceUsage().maxRSS, handled: stats.handled })
+    if (message.type === 'stats') {
+      // CPU of the whole process (every thread: GC helpers too), user and system, in µs.
+      const { user, system } = process.cpuUsage()
+      send({ type: 'stats', maxRssKb: process.resourceUsage().maxRSS, handled: stats.handled, cpuUs: user + system })
+    }
   })
   // The parent going away ends the bench: never leave a server behind.
   process.on('disconnect', () => process.exit(0))
