@@ -34,6 +34,9 @@ export interface HandleHooks {
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
+/** `application/json`, with parameters or a `+json` suffix; the exact string the service sends skips the regex. */
+const isJson = (type: string | undefined): boolean => type === 'application/json' || JSON_TYPE.test(type ?? '')
+
 /**
  * The whole pipeline, in a fixed order: method, size, content type, body, secret, timestamp,
  * signature, JSON, payload, dedup, dispatch. Never throws; every outcome is a response.
@@ -82,7 +85,7 @@ export class Pipeline {
     }
     const declared = Number(getHeader(request.headers, 'content-length') ?? Number.NaN)
     if (declared > maxBodyBytes) return reject(logger, 'payload_too_large', { declared })
-    if (this.#options.requireJsonContentType && !JSON_TYPE.test(getHeader(request.headers, 'content-type') ?? '')) {
+    if (this.#options.requireJsonContentType && !isJson(getHeader(request.headers, 'content-type'))) {
       return reject(logger, 'unsupported_media_type', {})
     }
     return andThen(readBodyNow(request.rawBody, maxBodyBytes, this.#options.bodyTimeoutMs), (body) =>

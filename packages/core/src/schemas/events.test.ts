@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { EVENT_NAMES, type GestureEvent, parseEvent } from './events.js'
+import { EVENT_NAMES, type GestureEvent, isoTimestamp, parseEvent } from './events.js'
 
 const envelope = { user_app_id: 'u1', app_id: 'app_1', timestamp: '2026-11-22T10:00:00Z', data: {} }
 
@@ -56,5 +57,29 @@ describe('parseEvent', () => {
   it('infers event types from the schemas', () => {
     expectTypeOf<GestureEvent['gesture_type']>().toEqualTypeOf<string>()
     expectTypeOf<GestureEvent['event']>().toEqualTypeOf<'gesture'>()
+  })
+})
+
+describe('isoTimestamp', () => {
+  it.each(['2026-11-22T10:00:00.000Z', '2026-11-22T10:00:00Z', '2026-11-22T10:00:00.123456+02:00', '2026-11-22'])(
+    'accepts %s',
+    (value) => {
+      expect(isoTimestamp.safeParse(value).success).toBe(true)
+    },
+  )
+
+  it.each(['yesterday', '2026-13-22T10:00:00Z', '2026-11-32T10:00:00Z', ''])('rejects %s', (value) => {
+    expect(isoTimestamp.safeParse(value).success).toBe(false)
+  })
+
+  it('accepts every instant as toISOString() writes it, as Date.parse does', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date(0), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }),
+        (date) => {
+          expect(isoTimestamp.safeParse(date.toISOString()).success).toBe(true)
+        },
+      ),
+    )
   })
 })

@@ -1,9 +1,14 @@
 import { z } from 'zod'
 
+// The shape the service sends (`2026-11-22T10:00:00.000Z`), with each field in range: checked by
+// one regex. Anything else Date.parse accepts is still a timestamp, only a slower one to check.
+const ISO_DATE_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
+
+const isTimestamp = (value: string): boolean => ISO_DATE_TIME.test(value) || !Number.isNaN(Date.parse(value))
+
 /** A timestamp the service sends as ISO 8601; kept as the string it was. */
-export const isoTimestamp = z.string().refine((value) => !Number.isNaN(Date.parse(value)), {
-  message: 'must be an ISO 8601 timestamp',
-})
+export const isoTimestamp = z.string().refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' })
 
 /** Fields every webhook carries. Extra fields are kept (loose objects) so new ones reach handlers. */
 const envelope = {

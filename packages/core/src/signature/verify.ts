@@ -85,9 +85,7 @@ export function verifyNow(options: VerifyOptions): Awaitable<VerifyResult> {
   const skew = checkSkew(sentAt, options.now ?? Date.now, tolerance)
   if (skew) return skew
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
-  if (secrets.length === 0 || secrets.some((s) => typeof s !== 'string' || s.length === 0)) {
-    return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
-  }
+  if (!usableSecrets(secrets)) return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
   return andThen(
     matchingSecret(options.engine ?? hmacEngine(), secrets, timestamp, toBytes(options.rawBody), hex),
     (index): VerifyResult =>
@@ -95,6 +93,12 @@ export function verifyNow(options: VerifyOptions): Awaitable<VerifyResult> {
         ? fail('signature_mismatch', mismatchHint(secrets))
         : { ok: true, timestamp: sentAt, secretIndex: index },
   )
+}
+
+function usableSecrets(secrets: readonly string[]): boolean {
+  if (secrets.length === 0) return false
+  for (const secret of secrets) if (typeof secret !== 'string' || secret.length === 0) return false
+  return true
 }
 
 function checkSkew(sentAt: number, now: () => number, tolerance: number): VerifyResult | undefined {
