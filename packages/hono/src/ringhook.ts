@@ -18,14 +18,18 @@ const BODY_CONSUMED_FIX =
  * app.post('/webhooks', ringhook(receiver))
  */
 export function ringhook(receiver: Receiver): RinghookHandler {
-  return async function ringhookHono(c) {
-    const request: WebhookRequest = { method: c.req.method, headers: c.req.raw.headers, ...(await bodyOf(c)) }
-    return toFetchResponse(await receiver.handle(request, hooksOf(c)))
+  return function ringhookHono(c) {
+    const { raw } = c.req
+    // The usual case: nothing has read the body, and the receiver reads it with its limits.
+    if (!raw.bodyUsed) return respond(receiver, { method: raw.method, headers: raw.headers, rawBody: raw }, c)
+    return cachedBody(c).then((body) => respond(receiver, { method: raw.method, headers: raw.headers, ...body }, c))
   }
 }
 
-async function bodyOf(c: Context): Promise<Pick<WebhookRequest, 'rawBody' | 'bodyAlreadyParsed'>> {
-  if (!c.req.raw.bodyUsed) return { rawBody: c.req.raw }
+const respond = (receiver: Receiver, request: WebhookRequest, c: Context): Promise<Response> =>
+  receiver.handle(request, hooksOf(c)).then(toFetchResponse)
+
+async function cachedBody(c: Context): Promise<Pick<WebhookRequest, 'rawBody' | 'bodyAlreadyParsed'>> {
   // An earlier c.req.text()/json()/arrayBuffer() left the exact body in Hono's cache.
   const { arrayBuffer, text } = c.req.bodyCache
   if (arrayBuffer) return { rawBody: new Uint8Array(await arrayBuffer) }

@@ -89,8 +89,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return receiver
     },
     handle,
-    fetch: async (request, ...context) =>
-      toFetchResponse(await handle(fromFetchRequest(request), hooksFromArgs(context))),
+    fetch: (request, ...context) => handle(fromFetchRequest(request), hooksFromArgs(context)).then(toFetchResponse),
     close: (closeOptions) => lifecycle.close(resolved.logger, closeOptions),
   }
   return receiver
