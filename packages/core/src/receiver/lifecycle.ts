@@ -23,7 +23,13 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 10_000
  */
 export class Lifecycle {
   #closing = false
-  readonly #running = new Set<Promise<unknown>>()
+  // A count, not a set of promises: tracking is on the path of every delivery that waits.
+  #running = 0
+  #idleWaiters: (() => void)[] = []
+  readonly #done = (): void => {
+    this.#running -= 1
+    if (this.#running === 0) for (const wake of this.#idleWaiters.splice(0)) wake()
+  }
 
   /** Once true, new deliveries are answered `shutting_down` so the service retries them. */
   get closing(): boolean {
@@ -32,12 +38,9 @@ export class Lifecycle {
 
   /** Counts `work` as running until it settles; passes its result through. */
   track<T>(work: Promise<T>): Promise<T> {
-    const done = (): void => {
-      this.#running.delete(settled)
-    }
+    this.#running += 1
     // Handles a rejection too, so background work that fails is never an unhandled rejection.
-    const settled: Promise<void> = work.then(done, done)
-    this.#running.add(settled)
+    work.then(this.#done, this.#done)
     return work
   }
 
@@ -48,21 +51,22 @@ export class Lifecycle {
       throw new RangeError(`timeoutMs must be a finite number >= 0, got ${String(timeoutMs)}`)
     }
     this.#closing = true
-    logger.info({ running: this.#running.size }, 'Receiver closing: new deliveries are answered 503')
+    logger.info({ running: this.#running }, 'Receiver closing: new deliveries are answered 503')
     let timer: ReturnType<typeof setTimeout> | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(resolve, timeoutMs, 'timeout')
     })
     const outcome = await Promise.race([this.#idle(), timeout])
     clearTimeout(timer)
-    const pending = this.#running.size
+    const pending = this.#running
     if (outcome === 'timeout')
       logger.warn({ pending, timeout_ms: timeoutMs }, 'Receiver closed with work still running')
     return { drained: outcome !== 'timeout', pending }
   }
 
   /** Resolves once nothing runs, including work started while waiting. */
-  async #idle(): Promise<void> {
-    while (this.#running.size > 0) await Promise.all(this.#running)
+  #idle(): Promise<void> {
+    if (this.#running === 0) return Promise.resolve()
+    return new Promise((resolve) => this.#idleWaiters.push(resolve))
   }
 }
