@@ -22,7 +22,10 @@ export interface ReceiverOptions {
   toleranceSeconds?: number
   /** Largest accepted body. Default 64 KiB; webhook payloads are well under 1 KiB. */
   maxBodyBytes?: number
-  /** Longest time the whole body may take to arrive once reading starts. Default 10 s. */
+  /**
+   * Longest time the whole body may take to arrive once reading starts. Default 10 s. Checked on one
+   * shared timer rather than one per request, so a slow body is cut off within 1.25 times this.
+   */
   bodyTimeoutMs?: number
   /** When the receiver answers whatever its handlers do. Default 10 s; the service gives up at 30 s. */
   deadlineMs?: number
