@@ -181,6 +181,38 @@ describe('receiver.handle', () => {
       expect(calls).toBe(0)
     })
 
+    it('treats a store that throws synchronously like one that rejects', async () => {
+      const throwing: DedupStore = {
+        claim: () => {
+          throw new Error('store bug')
+        },
+        complete: () => {},
+        release: () => {},
+      }
+      const errors: string[] = []
+      const receiver = createReceiver({ ...base, store: throwing }).onError((error) => void errors.push(error.code))
+      const response = await receiver.handle(await request(payload()))
+      expect(response.status).toBe(503)
+      expect(errors).toEqual(['store_unavailable'])
+    })
+
+    it('reports a completion that fails synchronously and still sends the reply', async () => {
+      const errors: string[] = []
+      const store: DedupStore = {
+        claim: () => ({ state: 'claimed', token: 't' }),
+        complete: () => {
+          throw new Error('disk full')
+        },
+        release: () => {},
+      }
+      const receiver = createReceiver({ ...base, store })
+        .on('gesture', () => vibe('tap'))
+        .onError((error) => void errors.push(error.code))
+      const response = await receiver.handle(await request(payload()))
+      expect(response.status).toBe(200)
+      expect(errors).toEqual(['store_unavailable'])
+    })
+
     it("runs handlers undeduplicated with onStoreError: 'process'", async () => {
       const receiver = createReceiver({ ...base, store: broken, onStoreError: 'process' }).on('gesture', () =>
         vibe('tap'),
