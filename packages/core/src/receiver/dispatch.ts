@@ -167,16 +167,14 @@ function settle(
           : store.release(delivery.key, token),
       )
     : undefined
+  const answer = (): Awaitable<StoredReply> =>
+    outcome.ok ? outcome.reply : reportFailure(options, registry, delivery, outcome.error, phase)
   return andThen(settled, (result) => {
-    if (result && !result.ok) {
-      const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
-        cause: result.error,
-      })
-      return andThen(report(options, registry, storeError, delivery), () =>
-        outcome.ok ? outcome.reply : reportFailure(options, registry, delivery, outcome.error, phase),
-      )
-    }
-    return outcome.ok ? outcome.reply : reportFailure(options, registry, delivery, outcome.error, phase)
+    if (result?.ok !== false) return answer()
+    const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
+      cause: result.error,
+    })
+    return andThen(report(options, registry, storeError, delivery), answer)
   })
 }
 
