@@ -1,4 +1,6 @@
 import { readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -10,7 +12,11 @@ import { startWorld, type World } from './support/world.js'
 // The simulator page in a real headless Chromium, against a real simulator delivering to the
 // example receiver. The tests run in order, on one page, like a developer's session.
 
-const SCREENSHOT = fileURLToPath(new URL('../../docs/simulator.png', import.meta.url))
+// The README's picture is rewritten only on request (`pnpm screenshot`); other runs leave the tree clean.
+const SCREENSHOT =
+  process.env.RINGHOOK_SCREENSHOT === '1'
+    ? fileURLToPath(new URL('../../docs/simulator.png', import.meta.url))
+    : join(tmpdir(), `ringhook-simulator-${process.pid}.png`)
 const COACH = 'c0c0c0c0-0000-4000-8000-000000000001'
 const POLL = 'c0c0c0c0-0000-4000-8000-000000000002'
 
