@@ -1,0 +1,30 @@
+// The scratch app both module systems run: a receiver on node:http answers one signed gesture.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+type Core = typeof import('@ringhook/core')
+type Node = typeof import('@ringhook/node')
+
+export async function playOneGesture(core: Core, node: Node): Promise<void> {
+  const secret = 'whsec_scratch'
+  const receiver = core.createReceiver({ secret })
+  receiver.on('gesture', (event) => core.vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
+  const server = createServer(node.createNodeMiddleware(receiver)).listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const { port } = server.address() as AddressInfo
+  const body = JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'double_tap',
+    user_app_id: '3f1c2a9e-0000-4000-8000-000000000001',
+    app_id: 'app_scratch',
+    timestamp: new Date().toISOString(),
+    data: {},
+  })
+  const { headers } = await core.signWebhook({ secret, body })
+  const response = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers, body })
+  const reply = (await response.json()) as { vibe?: { message?: string } }
+  server.close()
+  if (response.status !== 200 || reply.vibe?.message !== 'Got double_tap') {
+    throw new Error(`unexpected answer ${response.status} ${JSON.stringify(reply)}`)
+  }
+}
