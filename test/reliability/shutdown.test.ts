@@ -181,7 +181,7 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     record(
       task,
       `Burst on ${lanes} keep-alive connections during \`closeGracefully\``,
-      `${tally.sent} sent: each answered (200, or 503 + Retry-After + Connection: close) or refused before it was written; none lost`,
+      'each request answered (200, or 503 + Retry-After + Connection: close) or refused before it was written; none lost; every handler finished',
     )
   })
 })
