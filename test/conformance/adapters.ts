@@ -13,6 +13,8 @@ import { Hono } from 'hono'
 /** A running server with a receiver mounted; `url` is where webhooks are posted. */
 export interface Mounted {
   url: string
+  /** The node:http server underneath, for tests that stop it themselves. */
+  server: Server
   close(): Promise<void>
 }
 
@@ -29,6 +31,7 @@ export async function listen(server: Server, path = '/webhooks'): Promise<Mounte
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}${path}`,
+    server,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

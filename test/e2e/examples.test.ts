@@ -1,5 +1,6 @@
 // The simulator against each example app (node:http, Express, Hono) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
+import { gestureReplySchema } from '@ringhook/core'
 import { createSimulator, type Delivery, events, sendWebhook } from '@ringhook/testing'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { examples, type RunningExample } from './support/examples.js'
@@ -66,6 +67,20 @@ describe.each(examples)('$name example against the simulator', (target) => {
       sequence: [{ type: 'tap' }, { type: 'pulse' }],
       message: 'Got your double_tap',
     })
+  })
+
+  it('answers a gesture whose name is too long to quote with a reply the trigger rules accept', async () => {
+    const w = await world(target)
+    const { install } = await w.sim.install(w.appId, w.userId, { activate: true, wait: true })
+    // The spec puts no limit on gesture_type; quoted whole, this one would push the message past 80 characters.
+    for (const gestureType of [`custom_${'x'.repeat(65)}`, '🤚'.repeat(90)]) {
+      const event = events.gesture({ app_id: w.appId, user_app_id: install.user_app_id, gesture_type: gestureType })
+      const answer = await sendWebhook(w.example.url, event, { secret: SECRET })
+      expect(answer.status).toBe(200)
+      const reply = gestureReplySchema.parse(answer.reply)
+      expect(Array.from(reply.vibe?.message ?? '')).toHaveLength(80)
+      expect(reply.vibe?.message).toBe(`${Array.from(`Got your ${gestureType}`).slice(0, 79).join('')}…`)
+    }
   })
 
   it('is down for the first attempt and receives the retry', async () => {

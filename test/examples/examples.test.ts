@@ -1,17 +1,21 @@
 // Starts each example the way its README says (`pnpm --dir examples/<name> start`), as a real
-// process on a free port, and talks to it over HTTP. The examples run the packages' built output.
+// process on a free port, talks to it over HTTP, and stops it the way a deploy does: SIGTERM to
+// that very process, the pnpm launcher, not to its process group. The examples run the packages'
+// built output.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:http'
+import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { signWebhook } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
+import { answeredCount, startBurst } from '../support/burst.js'
 
 assertBuilt('core', 'node', 'express', 'hono')
 
 const SECRET = 'whsec_example_test'
+const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
 
 const examples = [
   { name: 'node-http', api: false },
@@ -27,9 +31,14 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** Runs `pnpm start` in its own process group, so stopping it stops tsx and node under it too. */
-function startExample(name: string, env: Record<string, string>) {
-  const { RING_WEBHOOK_SECRET: _, ...inherited } = process.env
+interface Started {
+  child: ChildProcess
+  output: () => string
+}
+
+/** Runs `pnpm start` in its own process group, so the test can tell whether anything outlived it. */
+function startExample(name: string, env: Record<string, string>): Started {
+  const { RING_WEBHOOK_SECRET: _, ADMIN_TOKEN: __, ...inherited } = process.env
   const child = spawn('pnpm', ['--dir', join(ROOT, 'examples', name), 'start'], {
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,7 +54,7 @@ function startExample(name: string, env: Record<string, string>) {
   return { child, output: () => output }
 }
 
-function waitFor(child: ChildProcess, output: () => string, pattern: RegExp): Promise<void> {
+function waitFor({ child, output }: Started, pattern: RegExp): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       if (pattern.test(output())) done(resolve)
@@ -60,20 +69,45 @@ function waitFor(child: ChildProcess, output: () => string, pattern: RegExp): Pr
   })
 }
 
-/** Sends SIGTERM to the whole group, as a process manager would, and waits until every process let go of the output. */
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return
+/** Whether any process of the group (pnpm, node) is still alive. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether the group is gone within a moment: an exited process lingers until its parent reaps it. */
+async function groupGone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 40 && groupAlive(pid); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+  return !groupAlive(pid)
+}
+
+/**
+ * Sends SIGTERM to the launcher alone, as a process manager does to what it started, and waits
+ * until every process let go of the output. Returns the launcher's exit code.
+ */
+async function stop({ child }: Started): Promise<number | null> {
   const closed = once(child, 'close')
-  process.kill(-child.pid, 'SIGTERM')
-  await closed
+  child.kill('SIGTERM')
+  const [code] = await closed
+  return code as number | null
+}
+
+/** Kills whatever is left of the group; a test that got here has already failed. */
+function cleanUp({ child }: Started): void {
+  if (child.pid !== undefined && groupAlive(child.pid)) process.kill(-child.pid, 'SIGKILL')
 }
 
 let sent = 0
 
-async function sendGesture(base: string) {
+/** A signed gesture webhook; each call a distinct delivery. */
+async function gestureDelivery(gestureType = 'double_tap') {
   const body = JSON.stringify({
     event: 'gesture',
-    gesture_type: 'double_tap',
+    gesture_type: gestureType,
     user_app_id: '6f1c1f5e-9a3b-4c55-8f0e-2c3d4e5f6a7b',
     app_id: 'app_demo',
     // A distinct payload timestamp each time: an identical payload would be answered as a duplicate.
@@ -81,6 +115,11 @@ async function sendGesture(base: string) {
     data: {},
   })
   const { headers } = await signWebhook({ secret: SECRET, body })
+  return { body, headers }
+}
+
+async function sendGesture(base: string, gestureType?: string) {
+  const { body, headers } = await gestureDelivery(gestureType)
   const response = await fetch(`${base}/webhooks`, { method: 'POST', headers, body })
   return { status: response.status, body: await response.json() }
 }
@@ -90,29 +129,119 @@ const vibeWith = (message: string) => ({
   body: { success: true, vibe: { sequence: [{ type: 'tap' }, { type: 'pulse' }], message } },
 })
 
+function setMessage(base: string, body: string, token?: string) {
+  return fetch(`${base}/api/reply-message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body,
+  })
+}
+
+/**
+ * Streams a JSON body in 1 KiB chunks with no Content-Length (only a reader that counts can stop
+ * it) until the server answers; the status, or undefined if it never did.
+ */
+function streamUntilAnswered(port: number, token: string, maxChunks = 256): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    let answered = false
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/api/reply-message',
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      },
+      (res) => {
+        answered = true
+        res.resume()
+        resolve(res.statusCode)
+      },
+    )
+    // The server hangs up on the rest of the body once it has answered.
+    req.on('error', () => resolve(undefined))
+    req.write(`{"message":"`)
+    const pump = (left: number) => {
+      if (answered || left === 0) return void req.end('"}')
+      req.write('x'.repeat(1024), () => setImmediate(pump, left - 1))
+    }
+    pump(maxChunks)
+  })
+}
+
 describe.concurrent('examples', () => {
-  it.each(examples)('$name answers a signed gesture with a vibe', async ({ name, api }) => {
+  it.each(examples)('$name answers gestures with a vibe whose message fits the rules', async ({ name, api }) => {
     const port = await freePort()
-    const { child, output } = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: String(port) })
+    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: String(port), ADMIN_TOKEN })
     try {
-      await waitFor(child, output, /listening on/)
+      await waitFor(started, /listening on/)
       const base = `http://127.0.0.1:${port}`
       expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
+      // A gesture type long enough to push the reply past 80 characters (code points, emoji included).
+      for (const long of ['g'.repeat(72), '👋'.repeat(100)]) {
+        const { status, body } = await sendGesture(base, long)
+        expect(status).toBe(200)
+        expect(Array.from(body.vibe.message)).toHaveLength(80)
+        expect(body.vibe.message).toMatch(/^Got your .*…$/u)
+      }
       if (api) {
-        // The app's JSON API, parsed by the framework, lives beside the webhook route.
-        const set = await fetch(`${base}/api/reply-message`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ message: 'Hello from the API' }),
-        })
+        // The admin API, beside the webhook route: no token, a wrong one, then the right one.
+        const json = JSON.stringify({ message: 'Hello from the API' })
+        expect((await setMessage(base, json)).status).toBe(401)
+        expect((await setMessage(base, json, `${ADMIN_TOKEN}x`)).status).toBe(401)
+        expect((await fetch(`${base}/api/reply-message`)).status).toBe(401)
+        expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
+        const set = await setMessage(base, json, ADMIN_TOKEN)
         expect(await set.json()).toEqual({ message: 'Hello from the API' })
         expect(await sendGesture(base)).toEqual(vibeWith('Hello from the API'))
+        // Bodies past the limit are refused, declared or streamed, and so is a message past 80 characters.
+        const declared = await setMessage(base, JSON.stringify({ message: 'x'.repeat(64 * 1024) }), ADMIN_TOKEN)
+        expect(declared.status).toBe(413)
+        expect(await streamUntilAnswered(port, ADMIN_TOKEN)).toBe(413)
+        const long = await setMessage(base, JSON.stringify({ message: 'x'.repeat(81) }), ADMIN_TOKEN)
+        expect(long.status).toBe(400)
+        expect(await sendGesture(base)).toEqual(vibeWith('Hello from the API'))
       }
+      expect(await stop(started)).toBe(0)
+      expect(started.output()).toContain('Stopped cleanly')
+      expect(await groupGone(started.child.pid as number)).toBe(true)
     } finally {
-      await stop(child)
+      cleanUp(started)
     }
-    expect(output()).toContain('Stopped cleanly')
   })
+
+  it.each(examples)(
+    '$name, started as its README says, stops gracefully on SIGTERM during a keep-alive burst, losing nothing',
+    async ({ name, api }) => {
+      const port = await freePort()
+      const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: String(port) })
+      try {
+        await waitFor(started, /listening on/)
+        if (api) {
+          // Without ADMIN_TOKEN the admin API does not exist.
+          expect(started.output()).toContain('ADMIN_TOKEN is not set')
+          const response = await setMessage(`http://127.0.0.1:${port}`, JSON.stringify({ message: 'hijacked' }))
+          expect(response.status).toBe(404)
+        }
+        const burst = startBurst({ port, lanes: 8, maxPerLane: 400, next: () => gestureDelivery() })
+        await burst.answered(40)
+        const exit = stop(started)
+        const tally = await burst.done
+        // Each request was answered (200, or 503 + Retry-After + Connection: close) or refused
+        // before it was written; none was cut off after being sent.
+        expect(tally.lost).toEqual([])
+        expect(tally.bad503).toEqual([])
+        expect(tally.statuses[503]).toBeGreaterThan(0)
+        expect(Object.keys(tally.statuses).sort()).toEqual(['200', '503'])
+        expect(answeredCount(tally) + tally.refused).toBe(tally.sent)
+        expect(await exit).toBe(0)
+        expect(started.output()).toContain('Stopped cleanly')
+        expect(await groupGone(started.child.pid as number)).toBe(true)
+      } finally {
+        cleanUp(started)
+      }
+    },
+  )
 
   it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name }) => {
     const { child, output } = startExample(name, { PORT: String(await freePort()) })

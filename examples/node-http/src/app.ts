@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { createReceiver, type Receiver, type ReceiverOptions, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { createNodeMiddleware } from '@ringhook/node'
 
 /** The example app's server, and its receiver (for a graceful shutdown). */
@@ -12,7 +12,7 @@ export interface App {
 export function createApp(secret: ReceiverOptions['secret'], options: Omit<ReceiverOptions, 'secret'> = {}): App {
   const receiver = createReceiver({ ...options, secret })
 
-  receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got your ${event.gesture_type}`))
+  receiver.on('gesture', (event) => vibe('tap', 'pulse').message(fit(`Got your ${event.gesture_type}`)))
 
   receiver.on(['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'], (event) => {
     console.log(`[app] ${event.event} for user ${event.user_app_id}`)
@@ -29,4 +29,14 @@ export function createApp(secret: ReceiverOptions['secret'], options: Omit<Recei
     webhooks(request, response)
   })
   return { server, receiver }
+}
+
+/**
+ * The text cut to the trigger rules' 80 characters, with an ellipsis when cut. A gesture type is
+ * whatever the service sends: a reply the rules refuse would be a 500, retried forever.
+ */
+function fit(text: string): string {
+  const characters = Array.from(text) // code points, as the rules count them
+  const max = VIBE_LIMITS.maxMessageLength
+  return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`
 }

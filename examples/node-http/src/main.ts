@@ -15,12 +15,14 @@ server.listen(port, () => {
   console.log(`ringhook example (node:http) listening on http://localhost:${port}/webhooks`)
 })
 
-// A deploy or scale-down sends SIGTERM. Stop accepting connections; deliveries that still arrive
-// on open connections are answered 503 so the service retries them (on another instance, or on
-// this one restarted); handlers already running, even past the deadline, get 10 s to finish.
+// A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this
+// process). The port closes; deliveries that still arrive on open connections are answered 503
+// with Connection: close, so the service retries them (on another instance, or on this one
+// restarted); handlers already running, even past the deadline, get 10 s to finish. Idle
+// connections end on their keep-alive timeout (5 s), so no request is cut off mid-way.
 let stopping = false
 process.on('SIGTERM', async () => {
-  // tsx and process managers may forward the signal more than once: shut down once.
+  // Process managers may send the signal more than once: shut down once.
   if (stopping) return
   stopping = true
   console.log('SIGTERM: finishing deliveries in progress')

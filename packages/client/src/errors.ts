@@ -10,6 +10,7 @@ export type ClientErrorKind =
   | 'server_error'
   | 'http_error'
   | 'network'
+  | 'invalid_request'
   | 'timeout'
   | 'invalid_response'
   | 'rate_limited'
@@ -44,7 +45,10 @@ export class ValidationError extends RinghookClientError {
 /** Where a failed request went; never includes the API key. */
 export interface RequestInfo {
   method: string
-  /** Path with prefix and query, e.g. `/v1/apps/app_1/users?state=active`. */
+  /**
+   * The path as requested (the base URL's own path, prefix, endpoint and query), e.g.
+   * `/v1/apps/app_1/users?state=active`.
+   */
   path: string
 }
 
@@ -139,6 +143,24 @@ export class NetworkError extends RinghookClientError {
     options?: { cause?: unknown },
   ) {
     super(message, options)
+  }
+}
+
+/**
+ * The platform refused to build the request (fetch rejects the API key as a header value, or
+ * the URL): not a byte was sent, so `notSent` is true, and it is never retried, since it would
+ * fail the same way every time. The platform's own error is not kept: its message quotes the
+ * refused value, which may be the API key.
+ */
+export class InvalidRequestError extends NetworkError {
+  override readonly name = 'InvalidRequestError'
+  override readonly kind = 'invalid_request'
+  constructor(
+    request: RequestInfo,
+    /** What was refused, in words that never include the value. */
+    readonly reason: string,
+  ) {
+    super(`${request.method} ${request.path} could not be sent: ${reason}`, request, true)
   }
 }
 

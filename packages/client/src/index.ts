@@ -23,6 +23,7 @@ export {
   type ClientErrorKind,
   ForbiddenError,
   type InputIssue,
+  InvalidRequestError,
   InvalidResponseError,
   NetworkError,
   NotFoundError,

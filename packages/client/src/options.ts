@@ -2,6 +2,7 @@ import { consoleLogger, type Logger, RinghookConfigError } from '@ringhook/core'
 import { type Clock, systemClock } from './clock.js'
 import type { DedupLinkOptions } from './dedup-link.js'
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './limiter.js'
+import { refusalOf, requestHeaders } from './refusal.js'
 import { type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js'
 
 export interface ClientOptions {
@@ -67,6 +68,14 @@ function normalizePrefix(prefix: string | undefined): string {
   return trimmed === '' ? '' : `/${trimmed}`
 }
 
+/** A prefix the URL parser would rewrite (`..`, `.`, characters it escapes) would send every request elsewhere. */
+function checkPrefix(baseUrl: URL, prefix: string): void {
+  const path = `${baseUrl.pathname.replace(/\/+$/, '')}${prefix}/x`
+  if (new URL(path, baseUrl).pathname !== path) {
+    fail(`prefix ${JSON.stringify(prefix)} would not be sent as written: use plain path segments, e.g. /v1`)
+  }
+}
+
 function parseBaseUrl(value: string | URL | undefined): URL {
   try {
     const url = new URL(value ?? '')
@@ -89,14 +98,20 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') {
     fail('createClient needs `apiKey`: the API key from the apps page')
   }
+  const baseUrl = parseBaseUrl(options.baseUrl)
+  const prefix = normalizePrefix(options.prefix)
+  checkPrefix(baseUrl, prefix)
+  // Fails here, once, rather than on every call: nothing of the key is quoted.
+  const refusal = refusalOf(baseUrl, requestHeaders(options.apiKey, true))
+  if (refusal) fail(`createClient: ${refusal}`)
   const clock = options.clock ?? systemClock
   if (typeof (options.fetch ?? globalThis.fetch) !== 'function') fail('No global fetch: pass `fetch` to createClient')
   // Called unbound: browsers throw "Illegal invocation" when fetch's `this` is not the global.
   const fetchFn: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init))
   return {
     apiKey: options.apiKey,
-    baseUrl: parseBaseUrl(options.baseUrl),
-    prefix: normalizePrefix(options.prefix),
+    baseUrl,
+    prefix,
     fetch: fetchFn,
     retry: resolveRetry(options.retry),
     limiter: resolveLimiter(options.rateLimit, clock),

@@ -1,4 +1,4 @@
-import { NetworkError, TooManyRequestsError } from './errors.js'
+import { InvalidRequestError, NetworkError, TooManyRequestsError } from './errors.js'
 
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3; 1 turns retries off. */
@@ -45,6 +45,8 @@ export function retryDelay(
     if (error.retryAfterMs === undefined) return backoff(attempt, retry)
     return error.retryAfterMs <= retry.maxRetryAfterMs ? error.retryAfterMs : undefined
   }
+  // A request the platform refused to build would be refused again: not retried.
+  if (error instanceof InvalidRequestError) return undefined
   if (error instanceof NetworkError && (kind === 'read' || error.notSent)) return backoff(attempt, retry)
   return undefined
 }

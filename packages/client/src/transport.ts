@@ -2,9 +2,17 @@ import type { Logger } from '@ringhook/core'
 import type { z } from 'zod'
 import type { Clock } from './clock.js'
 import { errorFromResponse, requestIdOf } from './error-body.js'
-import { InvalidResponseError, NetworkError, type RequestInfo, TimeoutError } from './errors.js'
+import {
+  InvalidRequestError,
+  InvalidResponseError,
+  NetworkError,
+  type RequestInfo,
+  TimeoutError,
+  ValidationError,
+} from './errors.js'
 import type { RateLimiter } from './limiter.js'
 import { describeFailure, provablyNotSent } from './network.js'
+import { refusalOf, requestHeaders } from './refusal.js'
 import { type ResolvedRetry, type RetryClass, retryDelay } from './retry.js'
 import { issuesOf } from './validate.js'
 
@@ -42,8 +50,13 @@ export function createTransport(config: TransportConfig): Send {
   const base = config.baseUrl.pathname.replace(/\/+$/, '')
   return async (spec) => {
     const search = spec.query ? `?${new URLSearchParams(spec.query)}` : ''
-    const request: RequestInfo = { method: spec.method, path: `${config.prefix}${spec.path}${search}` }
-    const url = new URL(`${base}${request.path}`, config.baseUrl)
+    const intended = `${base}${config.prefix}${spec.path}`
+    const url = new URL(`${intended}${search}`, config.baseUrl)
+    // Errors name the path as requested, which is the intended one: anything else is refused here.
+    const request: RequestInfo = { method: spec.method, path: `${url.pathname}${url.search}` }
+    if (url.pathname !== intended || url.origin !== config.baseUrl.origin) {
+      throw new ValidationError([{ field: 'path', message: `would be requested as ${url.pathname}, not ${intended}` }])
+    }
     for (let attempt = 1; ; attempt++) {
       await config.limiter?.acquire(spec.user, spec.signal)
       try {
@@ -69,8 +82,7 @@ async function attemptOnce<S extends z.ZodType>(
 ): Promise<z.output<S>> {
   const timeout = AbortSignal.timeout(spec.timeoutMs)
   const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout
-  const headers: Record<string, string> = { authorization: `Bearer ${config.apiKey}`, accept: 'application/json' }
-  if (spec.body !== undefined) headers['content-type'] = 'application/json'
+  const headers = requestHeaders(config.apiKey, spec.body !== undefined)
   let status = 0
   let raw: string
   let response: Response
@@ -87,6 +99,9 @@ async function attemptOnce<S extends z.ZodType>(
     // The caller's abort wins: rethrow its reason untouched, as fetch itself does.
     if (spec.signal?.aborted) throw spec.signal.reason
     if (timeout.aborted) throw new TimeoutError(request, spec.timeoutMs)
+    // Refused before a byte left (the key is not a header value, say): the same every time.
+    const refusal = status === 0 ? refusalOf(url, headers) : undefined
+    if (refusal) throw new InvalidRequestError(request, refusal)
     // A failure after the status line arrived means the request was certainly received.
     const notSent = status === 0 && provablyNotSent(error)
     throw new NetworkError(`${request.method} ${request.path} failed: ${describeFailure(error)}`, request, notSent, {

@@ -22,10 +22,19 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, field
   )
 }
 
-/** An identifier that goes into a path: a non-empty string. */
+/**
+ * An identifier that goes into a path: a non-empty string that stays one segment. `.` and `..`
+ * are dot segments: URL parsing removes them, so `users.get(app, '..')` would ask for the app's
+ * collection instead. Anything else is percent-encoded by {@link segment} and cannot move the path.
+ */
 export function requireId(field: string, value: unknown): string {
-  if (typeof value === 'string' && value.trim() !== '') return value
-  throw new ValidationError([{ field, message: 'must be a non-empty string' }])
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new ValidationError([{ field, message: 'must be a non-empty string' }])
+  }
+  if (value === '.' || value === '..') {
+    throw new ValidationError([{ field, message: `must not be "${value}": it would change the request's path` }])
+  }
+  return value
 }
 
 /** One path segment; `@` stays readable so `@me` is sent as the spec writes it. */

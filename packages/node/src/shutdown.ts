@@ -1,33 +1,62 @@
+import { Server as NetServer } from 'node:net'
 import type { CloseOptions, CloseResult, Receiver } from '@ringhook/core'
 
-const LINGER_MS = 1000
+/** Node's default `server.keepAliveTimeout`, for servers that do not say theirs. */
+const DEFAULT_KEEP_ALIVE_MS = 5000
+/** Slack after the keep-alive timeout, for Node's timers to close the last idle connections. */
+const KEEP_ALIVE_SLACK_MS = 1000
 
 /** A node:http server, or anything closable like one (an HTTP/2 server has no connection methods). */
 export interface ClosableServer {
   close(callback?: (error?: Error) => void): unknown
   closeIdleConnections?(): void
   closeAllConnections?(): void
+  /** How long Node keeps an idle connection open; the client was told (`Keep-Alive: timeout=5`). */
+  keepAliveTimeout?: number
 }
 
 /**
- * Stops a node:http server (plain, Express or @hono/node-server) and its receiver for a deploy:
- * no new connections; deliveries that still arrive on open connections get 503 so the service
- * retries them elsewhere; running handlers get `timeoutMs` (default 10 s) to finish.
- * Connections still open after that are closed, so the process can exit.
+ * Stops a node:http server (plain, Express or @hono/node-server) and its receiver for a deploy.
+ *
+ * 1. The port closes at once: new connections are refused before the client writes anything.
+ * 2. Deliveries that still arrive on open connections get 503 `shutting_down` with
+ *    `Retry-After: 1` and `Connection: close`, so the service retries them elsewhere and the
+ *    connection ends after the answer; running handlers get `timeoutMs` (default 10 s) to finish.
+ * 3. Idle kept-alive connections are not cut: a client may be writing a request on one at that very
+ *    moment, and would see a reset after sending. They end on their keep-alive timeout, which the
+ *    client knows and honours, or with their next request's 503. Whatever is still open after
+ *    that (the keep-alive timeout plus a second) is closed, so the process can exit.
+ *
+ * When handlers are still running at `timeoutMs` (`drained: false`), every connection is closed
+ * right away: the bound has passed.
  */
 export async function closeGracefully(
   server: ClosableServer,
   receiver: Pick<Receiver, 'close'>,
   options: CloseOptions = {},
 ): Promise<CloseResult> {
-  const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()))
+  const serverClosed = new Promise<void>((resolve) => stopListening(server, resolve))
   const result = await receiver.close(options)
-  // Keep-alive connections that were busy when close() began are idle now: let them go.
-  server.closeIdleConnections?.()
   if (!result.drained) server.closeAllConnections?.()
-  // A client may still be sending on a kept-alive connection (it gets 503): give it a moment.
-  const grace = setTimeout(() => server.closeAllConnections?.(), LINGER_MS)
+  const cut = setTimeout(() => server.closeAllConnections?.(), lingerMs(server))
   await serverClosed
-  clearTimeout(grace)
+  clearTimeout(cut)
   return result
+}
+
+/**
+ * Closes the listening socket only. `http.Server#close()` also closes idle kept-alive connections
+ * (Node 19+), which races with a request the client is sending on one of them; the net-level close
+ * leaves open connections alone and calls back once the last of them has ended.
+ */
+function stopListening(server: ClosableServer, done: () => void): void {
+  if (server instanceof NetServer) NetServer.prototype.close.call(server, () => done())
+  else server.close(() => done())
+}
+
+/** How long an idle connection can stay open after its last answer, plus slack. */
+function lingerMs(server: ClosableServer): number {
+  const keepAlive = server.keepAliveTimeout
+  const ms = typeof keepAlive === 'number' && Number.isFinite(keepAlive) && keepAlive > 0 ? keepAlive : 0
+  return (ms || DEFAULT_KEEP_ALIVE_MS) + KEEP_ALIVE_SLACK_MS
 }

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { createServer } from 'node:http'
+import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
@@ -73,4 +73,41 @@ describe('closeGracefully', () => {
     await closing
     expect((await first).status).toBe(200)
   })
+
+  it('answers a request sent on an idle kept-alive connection as closing begins, and lets the connection go', async () => {
+    const { receiver, server, url } = await start(0)
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      expect(await send(agent, url, await delivery('before'))).toMatchObject({ status: 200 })
+      const late = await delivery('late')
+      // The connection is idle in the agent's pool; the next request reuses it the moment closing starts.
+      const closing = closeGracefully(server, receiver, { timeoutMs: 5000 })
+      const answer = await send(agent, url, late)
+      expect(answer).toMatchObject({ status: 503, retryAfter: '1', connection: 'close' })
+      expect(await closing).toEqual({ drained: true, pending: 0 })
+      expect(server.listening).toBe(false)
+      // The port is closed: a new connection is refused before anything is written.
+      await expect(send(agent, url, await delivery('after'))).rejects.toMatchObject({ code: 'ECONNREFUSED' })
+    } finally {
+      agent.destroy()
+    }
+  })
 })
+
+/** Posts a delivery through `agent`; rejects with the socket error when there is no answer. */
+function send(agent: Agent, url: string, { body, headers }: { body: string; headers: Record<string, string> }) {
+  return new Promise<{ status: number; retryAfter?: string; connection?: string }>((resolve, reject) => {
+    const req = request(url, { agent, method: 'POST', headers }, (res) => {
+      res.resume()
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          ...(res.headers['retry-after'] ? { retryAfter: res.headers['retry-after'] } : {}),
+          ...(res.headers.connection ? { connection: res.headers.connection } : {}),
+        }),
+      )
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}

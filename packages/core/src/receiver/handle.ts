@@ -161,7 +161,11 @@ export class Pipeline {
   }
 }
 
-const shuttingDown = (): WebhookResponse => errorResponse('shutting_down', { 'retry-after': '1' })
+/**
+ * Closing: the service retries in a second, and `Connection: close` ends a kept-alive connection
+ * after this answer, so the server can stop without cutting off a request sent on it later.
+ */
+const shuttingDown = (): WebhookResponse => errorResponse('shutting_down', { 'retry-after': '1', connection: 'close' })
 
 function reject(logger: Logger, code: ErrorCode, fields: Record<string, unknown>, detail?: string): WebhookResponse {
   logger.warn({ code, ...fields }, detail ?? `Rejected webhook: ${code}`)
