@@ -54,7 +54,7 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
   if (inline && queued) {
     checks.push(
       ratio(
-        'node:http: enqueue path (@ringhook/bullmq) req/s vs inline receiver',
+        'enqueue path (@ringhook/bullmq) req/s vs inline receiver, node:http',
         queued.rps.median / inline.rps.median,
         0.5,
       ),
