@@ -48,6 +48,15 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'few lines with no state, does not. On this 2-core machine the load generator shares the cores, so each of ' +
       'those µs comes straight off req/s and p99; on a server with its own cores the same CPU per request is 1.13–1.25×.',
   },
+  {
+    targets: ['enqueue path'],
+    note:
+      '**The enqueue path** (`@ringhook/bullmq`) waits for one Redis round trip per delivery (BullMQ stores the job ' +
+      "with one script) and spends about twice the inline receiver's server CPU per delivery (job serialisation and " +
+      "BullMQ's bookkeeping around the call); the rest of the gap is Redis latency, which a Redis shared with other " +
+      'work or on another host makes larger. Not yet tried: sending the adds of one event-loop turn as one pipeline ' +
+      "(BullMQ's `addBulk`), so that under load one round trip carries many deliveries.",
+  },
 ]
 
 export function limitsFor(checks: readonly TargetCheck[]): string[] {

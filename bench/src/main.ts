@@ -1,6 +1,6 @@
 /**
- * `pnpm bench` entry: micro (one process), HTTP (autocannon against servers in child processes)
- * and memory (dedup stores), then a markdown report. See ../README.md.
+ * `pnpm bench` entry: micro (one process), HTTP (autocannon against servers in child processes),
+ * memory (dedup stores) and queue (@ringhook/bullmq), then a markdown report. See ../README.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -11,7 +11,8 @@ import { limitsFor } from './limits.js'
 import { runStoreGrowth, runStoreThroughput } from './memory/run.js'
 import { dispatched, microContenders } from './micro/contenders.js'
 import { measureAll } from './micro/harness.js'
-import { parseOptions } from './options.js'
+import { parseOptions, SECTIONS } from './options.js'
+import { runQueueBench } from './queue/run.js'
 import { type Results, toMarkdown } from './report.js'
 import { systemInfo } from './system.js'
 import { httpTargets, memoryTargets, microTargets } from './targets.js'
@@ -50,9 +51,18 @@ if (options.sections.has('memory')) {
   results.targets.push(...memoryTargets(results.growth, DEFAULT_MAX_ENTRIES))
 }
 
+if (options.sections.has('queue')) {
+  log(`Queue: ${options.queue.jobs.toLocaleString('en-US')} deliveries through @ringhook/bullmq, then one worker`)
+  try {
+    results.queue = await runQueueBench(options.queue.jobs, options.queue.concurrency)
+  } catch (error) {
+    results.queueError = error instanceof Error ? error.message : String(error)
+  }
+}
+
 results.limits = limitsFor(results.targets)
 const markdown = toMarkdown(results)
-const complete = options.sections.size === 3 && !options.quick
+const complete = options.sections.size === SECTIONS.length && !options.quick
 const name = options.quick ? 'RESULTS.quick.md' : 'RESULTS.partial.md'
 const out = options.out ?? fileURLToPath(new URL(complete ? '../RESULTS.md' : `../.tmp/${name}`, import.meta.url))
 mkdirSync(dirname(out), { recursive: true })

@@ -4,6 +4,7 @@ import type { GrowthReport } from './memory/store-growth.js'
 import { BASELINE, BASELINE_VERIFY_ONLY, RINGHOOK_HANDLE, RINGHOOK_VERIFY } from './micro/contenders.js'
 import type { Measured } from './micro/harness.js'
 import type { BenchOptions } from './options.js'
+import type { QueueReport } from './queue/run.js'
 import type { SystemInfo } from './system.js'
 import type { TargetCheck } from './targets.js'
 
@@ -16,6 +17,8 @@ export interface Results {
   http?: { rows: HttpRow[]; skipped: SkippedApp[] }
   growth?: GrowthReport
   stores?: { rows: StoreThroughput[]; redisError?: string }
+  queue?: QueueReport
+  queueError?: string
   targets: TargetCheck[]
   /** Hand-written notes on what limits each missed target (see limits.ts). */
   limits: string[]
@@ -146,7 +149,7 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
-    "Servers: `*:hand` is that framework with a hand-rolled verify route (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse); `*:ringhook` is the ringhook adapter; `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store.",
+    "Servers: `*:hand` is that framework with a hand-rolled verify route (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse); `*:ringhook` is the ringhook adapter; `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs).",
     skipped ? `\n${skipped}` : '',
     '',
   ].join('\n')
@@ -178,6 +181,50 @@ function memorySection(r: Results): string {
   return parts.join('\n')
 }
 
+function queueSection(r: Results): string {
+  const parts = ['## Queue: durable processing on BullMQ', '']
+  const q = r.queue
+  if (!q) return [...parts, `Not available (${r.queueError ?? 'not run'}).`, ''].join('\n')
+  const http = r.http?.rows.filter((row) => row.app === 'node:ringhook' || row.app === 'node:ringhook-queue') ?? []
+  const inline = http.find((row) => row.app === 'node:ringhook')
+  const rows = http.map((row) => [
+    `HTTP, ${row.app}${row.app === 'node:ringhook' ? ' (inline handlers)' : ' (enqueue path)'}`,
+    int(row.rps.median),
+    ms(row.p99Ms),
+    inline ? x(row.rps.median / inline.rps.median) : 'n/a',
+    row.app === 'node:ringhook' ? '0' : q.enqueue.commandsPerDelivery.toFixed(2),
+  ])
+  rows.push(
+    [
+      `receiver.handle() storing jobs, one at a time, in process`,
+      int(q.enqueue.perSecond),
+      '',
+      '',
+      q.enqueue.commandsPerDelivery.toFixed(2),
+    ],
+    [
+      `one worker, concurrency ${q.worker.concurrency}, no-op handler (jobs/s)`,
+      int(q.worker.jobsPerSecond),
+      '',
+      '',
+      q.worker.commandsPerJob.toFixed(2),
+    ],
+  )
+  parts.push(
+    `${int(q.jobs)} deliveries stored as jobs by \`receiver.handle()\` with \`createEventQueue().attach()\`, then drained by one \`createWorker()\`; the HTTP rows come from the node:http group above (same run). Redis commands are counted on ioredis' \`sendCommand\` in the measuring process, so they are exact whatever else uses the shared Redis; each is one round trip.`,
+    '',
+    table(['path', 'per second', 'p99 ms', '× inline', 'Redis commands per delivery or job'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+    '',
+  )
+  return parts.join('\n')
+}
+
 export function toMarkdown(r: Results): string {
   return [
     header(r),
@@ -185,6 +232,7 @@ export function toMarkdown(r: Results): string {
     r.micro ? microSection(r, r.micro) : '',
     r.http ? httpSection(r, r.http) : '',
     r.growth || r.stores ? memorySection(r) : '',
+    r.queue || r.queueError ? queueSection(r) : '',
   ]
     .filter(Boolean)
     .join('\n')

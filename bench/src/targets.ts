@@ -49,6 +49,17 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
       met: p99 <= 1.1,
     })
   }
+  const inline = rows.find((r) => r.app === 'node:ringhook')
+  const queued = rows.find((r) => r.app === 'node:ringhook-queue')
+  if (inline && queued) {
+    checks.push(
+      ratio(
+        'enqueue path (@ringhook/bullmq) req/s vs inline receiver, node:http',
+        queued.rps.median / inline.rps.median,
+        0.5,
+      ),
+    )
+  }
   return checks
 }
 

@@ -122,6 +122,26 @@ async function ringhookRedis(): Promise<Server> {
   return createServer(createNodeMiddleware(await receiver(store)))
 }
 
+/** Run before the server process exits: what an app must clean up in the shared Redis. */
+export const cleanups: (() => Promise<unknown>)[] = []
+
+/**
+ * The node adapter with @ringhook/bullmq attached: every delivery is stored as a job in Redis
+ * before it is answered. No worker runs; the jobs are removed when the server stops.
+ */
+async function ringhookQueue(): Promise<Server> {
+  const [{ Redis }, { createEventQueue }, { createNodeMiddleware }] = await Promise.all([
+    import('ioredis'),
+    import('@ringhook/bullmq'),
+    import('@ringhook/node'),
+  ])
+  const client = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1, lazyConnect: true })
+  await client.connect()
+  const events = createEventQueue({ connection: client, prefix: `ringhook-bench-${process.pid}` })
+  cleanups.push(() => events.queue.obliterate({ force: true }))
+  return createServer(createNodeMiddleware(events.attach(await receiver())))
+}
+
 async function octokit(): Promise<Server> {
   const { createNodeMiddleware, Webhooks } = await import('@octokit/webhooks')
   const webhooks = new Webhooks({ secret: SECRET })
@@ -140,6 +160,7 @@ export const APPS: Record<string, () => Server | Promise<Server>> = {
     return createServer(createNodeMiddleware(await receiver()))
   },
   'node:ringhook-redis': ringhookRedis,
+  'node:ringhook-queue': ringhookQueue,
   'node:octokit': octokit,
   'express:hand': handExpress,
   'express:ringhook': ringhookExpress,

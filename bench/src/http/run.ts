@@ -22,7 +22,7 @@ export const HTTP_GROUPS: readonly HttpGroup[] = [
   {
     framework: 'node:http',
     baseline: 'node:hand',
-    contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis'],
+    contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis', 'node:ringhook-queue'],
   },
   { framework: 'Express 5', baseline: 'express:hand', contenders: ['express:ringhook'] },
   { framework: 'Hono (@hono/node-server)', baseline: 'hono:hand', contenders: ['hono:ringhook'] },

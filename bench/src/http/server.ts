@@ -5,7 +5,7 @@
  *   <- { type: 'stats' } -> { type: 'stats', maxRssKb, handled, cpuUs }
  */
 import type { AddressInfo } from 'node:net'
-import { APPS, stats } from './apps.js'
+import { APPS, cleanups, stats } from './apps.js'
 
 export type ServerMessage =
   | { type: 'ready'; port: number }
@@ -32,7 +32,10 @@ try {
     }
   })
   // The parent going away ends the bench: never leave a server behind.
-  process.on('disconnect', () => process.exit(0))
+  process.on('disconnect', async () => {
+    await Promise.allSettled(cleanups.map((cleanup) => cleanup()))
+    process.exit(0)
+  })
 } catch (error) {
   send({ type: 'error', message: error instanceof Error ? error.message : String(error) })
   process.exit(1)

@@ -1,0 +1,37 @@
+import { closeGracefully } from '@ringhook/node'
+import { Redis } from 'ioredis'
+import { readConfig } from './config.js'
+import { createWebApp } from './web.js'
+
+const secret = process.env.RING_WEBHOOK_SECRET
+if (!secret) {
+  console.error(
+    'RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page, e.g.\n  RING_WEBHOOK_SECRET=whsec_... pnpm start:web',
+  )
+  process.exit(1)
+}
+const { redisUrl, queue } = readConfig()
+const port = Number(process.env.PORT ?? 3000)
+
+// One failed reconnection and a command fails: while Redis is away deliveries are answered 500 at
+// once and the service retries them, instead of waiting on a job that may never be stored.
+const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 })
+redis.on('error', (error) => console.warn(`[web] redis: ${error.message}`))
+
+const { server, receiver, events } = createWebApp(secret, redis, queue)
+server.listen(port, () => {
+  console.log(`ringhook example (queue, web) listening on http://localhost:${port}/webhooks`)
+})
+
+// SIGTERM: stop accepting connections; deliveries still arriving are answered 503 so the service
+// retries them; deliveries being stored get 10 s to finish. Then the queue and Redis are closed.
+let stopping = false
+process.on('SIGTERM', async () => {
+  if (stopping) return
+  stopping = true
+  const { drained } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
+  await events.close()
+  await redis.quit()
+  console.log(drained ? 'Stopped cleanly' : 'Stopped with deliveries still running')
+  process.exit(drained ? 0 : 1)
+})

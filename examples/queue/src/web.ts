@@ -1,0 +1,28 @@
+import { createServer, type Server } from 'node:http'
+import { createEventQueue, type EventQueue } from '@ringhook/bullmq'
+import { createReceiver, type Receiver, vibe } from '@ringhook/core'
+import { createNodeMiddleware } from '@ringhook/node'
+import type { Redis } from 'ioredis'
+
+export interface WebApp {
+  server: Server
+  receiver: Receiver
+  events: EventQueue
+}
+
+/**
+ * The web process: verifies each delivery, answers gestures with a vibe at once, and stores every
+ * other event on the queue before acknowledging it. No app logic runs here but the vibe.
+ */
+export function createWebApp(secret: string, redis: Redis, queue: string): WebApp {
+  const events = createEventQueue({ connection: redis, name: queue })
+  const receiver = events.attach(createReceiver({ secret }))
+  receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got your ${event.gesture_type}`))
+
+  const webhooks = createNodeMiddleware(receiver, { path: '/webhooks' })
+  const server = createServer((request, response) => {
+    if (request.url === '/health') return void response.end('ok')
+    webhooks(request, response)
+  })
+  return { server, receiver, events }
+}

@@ -1,0 +1,63 @@
+import { type DeliveryInfo, parseEvent, type UnknownEvent, type WebhookEvent } from '@ringhook/core'
+import { z } from 'zod'
+
+/**
+ * What a job holds: the event as the receiver parsed it (extra fields kept) and the delivery it
+ * came in, so a worker, a listing or a replay has the original payload and its metadata.
+ */
+export const jobDataSchema = z.object({
+  /** Version of this shape, so a later release can read jobs an older one stored. */
+  v: z.literal(1),
+  event: z.looseObject({ event: z.string().min(1) }),
+  delivery: z.object({
+    key: z.string().min(1),
+    eventId: z.string().optional(),
+    signedAt: z.number().int(),
+    receivedAt: z.iso.datetime(),
+    secretIndex: z.number().int().min(0),
+  }),
+})
+
+export type JobData = z.infer<typeof jobDataSchema>
+
+/** The stored form of an event and its delivery. */
+export function toJobData(event: WebhookEvent | UnknownEvent, delivery: DeliveryInfo): JobData {
+  return {
+    v: 1,
+    event,
+    delivery: {
+      key: delivery.key,
+      ...(delivery.eventId === undefined ? {} : { eventId: delivery.eventId }),
+      signedAt: delivery.signedAt,
+      receivedAt: delivery.receivedAt.toISOString(),
+      secretIndex: delivery.secretIndex,
+    },
+  }
+}
+
+export type DecodedJob =
+  | { ok: true; event: WebhookEvent | UnknownEvent; delivery: DeliveryInfo }
+  | { ok: false; message: string }
+
+/** Reads a job's data back: the delivery as handlers know it, the event validated again by core's schemas. */
+export function fromJobData(data: unknown): DecodedJob {
+  const shape = jobDataSchema.safeParse(data)
+  if (!shape.success) return { ok: false, message: `not a ringhook job: ${issues(shape.error)}` }
+  const parsed = parseEvent(shape.data.event)
+  if (!parsed.ok) return { ok: false, message: `the stored event does not match its schema: ${issues(parsed.error)}` }
+  const { delivery } = shape.data
+  return {
+    ok: true,
+    event: parsed.event,
+    delivery: {
+      key: delivery.key,
+      eventId: delivery.eventId,
+      signedAt: delivery.signedAt,
+      receivedAt: new Date(delivery.receivedAt),
+      secretIndex: delivery.secretIndex,
+    },
+  }
+}
+
+const issues = (error: z.ZodError): string =>
+  error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')
