@@ -233,16 +233,28 @@ describe.each(adapters)('conformance: $name', (adapter) => {
     })
   })
 
-  it('turns an invalid vibe into a handler error, reported to onError', async () => {
+  it("turns an invalid vibe into a handler error, reported to onError in the rules' words", async () => {
     const { receiver } = recordingReceiver()
     const errors: RinghookError[] = []
-    receiver.on('gesture', () => vibe('tap', 'tap', 'tap', 'tap'))
+    // A plain object: the builder refuses four steps when it is built (see the next test).
+    receiver.on('gesture', () => ({ sequence: Array(4).fill({ type: 'tap' as const }) }))
     receiver.onError((error) => void errors.push(error))
     const response = await post(await mount(receiver), await signed(gesture()))
     expect(response.status).toBe(500)
     expect(response.body).toMatchObject({ error: { code: 'handler_error' } })
     expect(errors[0]?.phase).toBe('reply')
-    expect(errors[0]?.message).toMatch(/sequence/)
+    expect(errors[0]?.message).toMatch(/a vibe has 1 to 3 steps \(sequence\), this one has 4/)
+  })
+
+  it("reports a vibe the builder refused as the handler's error, naming the rule", async () => {
+    const { receiver } = recordingReceiver()
+    const errors: RinghookError[] = []
+    receiver.on('gesture', () => vibe('tap').message('x'.repeat(100)))
+    receiver.onError((error) => void errors.push(error))
+    const response = await post(await mount(receiver), await signed(gesture()))
+    expect(response.status).toBe(500)
+    expect(errors[0]?.phase).toBe('handler')
+    expect(errors[0]?.cause).toMatchObject({ name: 'VibeRuleError', rule: 'message_length' })
   })
 
   it('accepts a delivery signed with an older secret during a rotation', async () => {

@@ -80,7 +80,8 @@ async function runAll(logger: Logger, extra: Partial<ReceiverOptions> = {}) {
   const receiver = createReceiver({ secret: SECRETS, now: () => NOW_MS, logger, ...extra })
   receiver.on('gesture', (event, { logger: log }) => {
     log.info({ gesture: event.gesture_type }, 'gesture received')
-    return event.gesture_type === 'bad_reply' ? vibe('tap', 'tap', 'tap', 'tap') : vibe('tap')
+    // A plain object: the builder would refuse four steps before the receiver sees them.
+    return event.gesture_type === 'bad_reply' ? { sequence: Array(4).fill({ type: 'tap' as const }) } : vibe('tap')
   })
   receiver.on('app.uninstalled', () => {
     throw new Error('cleanup failed')

@@ -19,7 +19,7 @@ export interface RinghookClient {
  * Creates a client for the service's API.
  *
  * @example
- * const client = createClient({ apiKey: process.env.RING_API_KEY, baseUrl: 'https://api.example.com' })
+ * const client = createClient({ apiKey: process.env.RING_API_KEY!, baseUrl: 'https://api.example.com' })
  * const { users } = await client.users.list('app_123', { state: 'active' })
  */
 export function createClient(options: ClientOptions): RinghookClient {

@@ -122,7 +122,8 @@ describe('vibes.trigger: modes', () => {
     await expect(
       world.client().vibes.trigger({ ...base, vibe: vibe('tap'), sequence: [{ type: 'tap' }] } as never),
     ).rejects.toMatchObject({ field: 'vibe' })
-    await expect(world.client().vibes.trigger({ ...base, vibe: vibe('tap').notify() })).rejects.toMatchObject({
+    const noMessage = { sequence: [{ type: 'tap' as const }], show_ring_ui_notif: true }
+    await expect(world.client().vibes.trigger({ ...base, vibe: noMessage })).rejects.toMatchObject({
       field: 'message',
     })
   })

@@ -40,4 +40,5 @@ export {
   type VerifyResult,
   verifyWebhook,
 } from './signature/verify.js'
-export { after, type StepInput, Vibe, vibe } from './vibe.js'
+export { after, type StepInput, type StepInputs, type Vibe, vibe } from './vibe.js'
+export { type VibeIssue, type VibeRule, VibeRuleError } from './vibe-rules.js'

@@ -1,48 +1,76 @@
-import type { VibePattern, VibePayload, VibeStep } from './schemas/vibe.js'
+import { type VibePattern, type VibePayload, type VibeStep, vibeSchema } from './schemas/vibe.js'
+import { explainVibeIssues, type VibeIssue, VibeRuleError } from './vibe-rules.js'
 
 /** A step given to {@link vibe}: a pattern name, or a step with its own delay (see {@link after}). */
 export type StepInput = VibePattern | VibeStep
 
+/** One to three steps: a fourth is a compile error (and a {@link VibeRuleError} from untyped code). */
+export type StepInputs = [StepInput] | [StepInput, StepInput] | [StepInput, StepInput, StepInput]
+
 /**
- * An immutable vibe under construction. Every method returns a new builder; the receiver
- * and the client validate the result against the trigger rules when it is sent.
+ * An immutable vibe, valid by the trigger rules: every method returns a new vibe, and throws a
+ * {@link VibeRuleError} naming the rule when the result would break one.
  */
-export class Vibe {
+export interface Vibe {
+  /** Sets the message (at most 80 characters) shown with the vibe. */
+  message(text: string): Vibe
+  /** Shows the 5-second Ring UI notification; it needs a message, given here or before. */
+  notify(text?: string): Vibe
+  /** The plain object sent to the service. */
+  toJSON(): VibePayload
+}
+
+function checked(payload: VibePayload): VibePayload {
+  const parsed = vibeSchema.safeParse(payload)
+  if (parsed.success) return payload
+  throw new VibeRuleError(explainVibeIssues(parsed.error.issues, payload) as [VibeIssue, ...VibeIssue[]])
+}
+
+class VibeBuilder implements Vibe {
   readonly #payload: VibePayload
 
   constructor(payload: VibePayload) {
-    this.#payload = payload
+    this.#payload = checked(payload)
   }
 
-  /** Sets the message (at most 80 characters) shown with the vibe. */
   message(text: string): Vibe {
-    return new Vibe({ ...this.#payload, message: text })
+    return new VibeBuilder({ ...this.#payload, message: text })
   }
 
-  /** Shows the 5-second Ring UI notification; it needs a message, given here or before. */
   notify(text?: string): Vibe {
     const message = text ?? this.#payload.message
-    return new Vibe({ ...this.#payload, ...(message === undefined ? {} : { message }), show_ring_ui_notif: true })
+    return new VibeBuilder({
+      ...this.#payload,
+      ...(message === undefined ? {} : { message }),
+      show_ring_ui_notif: true,
+    })
   }
 
-  /** The plain object sent to the service. */
   toJSON(): VibePayload {
     return { ...this.#payload, sequence: this.#payload.sequence.map((step) => ({ ...step })) }
   }
 }
 
 /**
- * Builds a vibe from up to three steps.
+ * Builds a vibe from one to three steps, checked against the trigger rules as it is built.
  *
  * @example
  * vibe('tap', 'pulse').message('Saved')
  * vibe('tap', after(600, 'pulse')).notify('Meeting in 5 minutes')
  */
-export function vibe(...steps: StepInput[]): Vibe {
-  return new Vibe({ sequence: steps.map((step) => (typeof step === 'string' ? { type: step } : { ...step })) })
+export function vibe(...steps: StepInputs): Vibe {
+  return new VibeBuilder({ sequence: steps.map((step) => (typeof step === 'string' ? { type: step } : { ...step })) })
 }
 
-/** A step that waits `delayMs` (150..2000) before it plays. */
+/** A step that waits `delayMs` (a whole number, 150..2000) before it plays. */
 export function after(delayMs: number, type: VibePattern): VibeStep {
-  return { type, delay_ms: delayMs }
+  const step = { type, delay_ms: delayMs }
+  const alone = { sequence: [step] }
+  const parsed = vibeSchema.safeParse(alone)
+  if (parsed.success) return step
+  const issues = explainVibeIssues(parsed.error.issues, alone).map((issue) => ({
+    rule: issue.rule,
+    message: `after(${delayMs}, ${JSON.stringify(type)}): ${issue.message.replace(/^step 1 /, 'the step ')}`,
+  }))
+  throw new VibeRuleError(issues as [VibeIssue, ...VibeIssue[]])
 }

@@ -18,6 +18,8 @@ export type RinghookHandler = (request: ExpressRequest, response: ServerResponse
  * them gets a 500 `body_already_parsed` and a log line with the fix, never a misleading 401.
  *
  * @example
+ * import express from 'express'
+ * const app = express()
  * app.post('/webhooks', ringhook(receiver))
  * app.use(express.json()) // after the webhook route
  */

@@ -15,6 +15,8 @@ const BODY_CONSUMED_FIX =
  * past the deadline) is handed to `executionCtx.waitUntil` so the runtime does not cancel it.
  *
  * @example
+ * import { Hono } from 'hono'
+ * const app = new Hono()
  * app.post('/webhooks', ringhook(receiver))
  */
 export function ringhook(receiver: Receiver): RinghookHandler {

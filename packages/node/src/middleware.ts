@@ -16,7 +16,8 @@ export type NodeMiddleware = (request: IncomingMessage, response: ServerResponse
  * Mounts a receiver on `node:http`, or in any Connect-style stack.
  *
  * @example
- * http.createServer(createNodeMiddleware(receiver, { path: '/webhooks' })).listen(3000)
+ * import { createServer } from 'node:http'
+ * createServer(createNodeMiddleware(receiver, { path: '/webhooks' })).listen(3000)
  */
 export function createNodeMiddleware(receiver: Receiver, options: NodeMiddlewareOptions = {}): NodeMiddleware {
   const path = options.path ?? '/webhooks'

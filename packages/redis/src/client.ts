@@ -25,6 +25,7 @@ export interface NodeRedisScriptClient {
  * Adapts a node-redis client to the store.
  *
  * @example
+ * import { createClient } from 'redis'
  * const client = await createClient({ url, disableOfflineQueue: true }).connect()
  * createRedisStore({ client: fromNodeRedis(client) })
  */

@@ -32,7 +32,8 @@ export interface RedisStore extends DedupStore {
  * Lua script on one key, so of any number of instances claiming a delivery at once, one wins.
  *
  * @example
- * const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 })
+ * import { Redis } from 'ioredis'
+ * const redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 })
  * createReceiver({ secret, store: createRedisStore({ client: redis }) })
  */
 export function createRedisStore(options: RedisStoreOptions): RedisStore {

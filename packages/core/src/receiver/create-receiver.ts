@@ -23,7 +23,7 @@ export interface Receiver {
   off(handler: Handler<EventName> | AnyHandler): Receiver
   /**
    * The whole pipeline over plain data. Never throws.
-   * @example const { status, headers, body } = await receiver.handle({ method, headers, rawBody })
+   * @example const response = await receiver.handle({ method, headers, rawBody }) // { status, headers, body }
    */
   handle(request: WebhookRequest, hooks?: HandleHooks): Promise<WebhookResponse>
   /**
@@ -57,7 +57,7 @@ const NO_HOOKS: HandleHooks = Object.freeze({})
  * Creates a receiver for the service's webhooks.
  *
  * @example
- * const receiver = createReceiver({ secret: process.env.RING_WEBHOOK_SECRET })
+ * const receiver = createReceiver({ secret: process.env.RING_WEBHOOK_SECRET! })
  * receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
  */
 export function createReceiver(options: ReceiverOptions): Receiver {

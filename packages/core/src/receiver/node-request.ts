@@ -24,7 +24,10 @@ const BODY_PARSED_FIX =
  * receiver, unless a parser already consumed it, which the receiver answers as `body_already_parsed`.
  *
  * @example
- * receiver.handle(fromNodeRequest(req)).then((result) => res.writeHead(result.status, result.headers).end(result.body))
+ * import { createServer } from 'node:http'
+ * createServer((req, res) => {
+ *   receiver.handle(fromNodeRequest(req)).then(({ status, headers, body }) => res.writeHead(status, headers).end(body))
+ * })
  */
 export function fromNodeRequest(request: NodeStyleRequest): WebhookRequest {
   // The usual case first: a Node stream nobody has read, so no parser can have left anything.

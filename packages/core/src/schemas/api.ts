@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Closed } from './closed.js'
 import { isoTimestamp, notificationResponseSchema } from './events.js'
 import { maxCharacters } from './text.js'
 import { requireMessageWithNotification, vibeMessageSchema, vibeSequenceSchema } from './vibe.js'
@@ -182,23 +183,24 @@ export const apiErrorBodySchema = z.looseObject({
   error: z.looseObject({ code: z.string(), message: z.string() }),
 })
 
+// Response types name the documented fields only; the schemas keep any others at run time.
 export type UserState = z.infer<typeof userStateSchema>
 export type UserStateFilter = z.infer<typeof userStateFilterSchema>
 export type ResponseMode = z.infer<typeof responseModeSchema>
-export type Install = z.infer<typeof installSchema>
-export type OwnInstall = z.infer<typeof ownInstallSchema>
-export type User = z.infer<typeof userSchema>
-export type UserDetail = z.infer<typeof userDetailSchema>
-export type Permissions = z.infer<typeof permissionsSchema>
-export type VibePatterns = z.infer<typeof vibePatternsSchema>
-export type EventResponseRecord = z.infer<typeof eventResponseRecordSchema>
+export type Install = Closed<z.infer<typeof installSchema>>
+export type OwnInstall = Closed<z.infer<typeof ownInstallSchema>>
+export type User = Closed<z.infer<typeof userSchema>>
+export type UserDetail = Closed<z.infer<typeof userDetailSchema>>
+export type Permissions = Closed<z.infer<typeof permissionsSchema>>
+export type VibePatterns = Closed<z.infer<typeof vibePatternsSchema>>
+export type EventResponseRecord = Closed<z.infer<typeof eventResponseRecordSchema>>
 export type EmojiOption = z.infer<typeof emojiOptionSchema>
 export type ResponseConfig = z.infer<typeof responseConfigSchema>
 export type TriggerRequest = z.input<typeof triggerRequestSchema>
-export type ServiceTriggerRequest = z.infer<typeof serviceTriggerRequestSchema>
-export type Delivery = z.infer<typeof deliverySchema>
-export type AwaitedResponse = z.infer<typeof awaitedResponseSchema>
-export type QueuedTriggerResult = z.infer<typeof queuedTriggerResultSchema>
-export type AwaitTriggerResult = z.infer<typeof awaitTriggerResultSchema>
-export type TriggerResult = z.infer<typeof triggerResultSchema>
-export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>
+export type ServiceTriggerRequest = Closed<z.infer<typeof serviceTriggerRequestSchema>>
+export type Delivery = Closed<z.infer<typeof deliverySchema>>
+export type AwaitedResponse = Closed<z.infer<typeof awaitedResponseSchema>>
+export type QueuedTriggerResult = Closed<z.infer<typeof queuedTriggerResultSchema>>
+export type AwaitTriggerResult = Closed<z.infer<typeof awaitTriggerResultSchema>>
+export type TriggerResult = Closed<z.infer<typeof triggerResultSchema>>
+export type ApiErrorBody = Closed<z.infer<typeof apiErrorBodySchema>>

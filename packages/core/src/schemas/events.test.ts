@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
-import { EVENT_NAMES, type GestureEvent, isoTimestamp, parseEvent } from './events.js'
+import { withExtras } from './closed.js'
+import { EVENT_NAMES, type GestureEvent, type GestureType, isoTimestamp, parseEvent } from './events.js'
 
 const envelope = { user_app_id: 'u1', app_id: 'app_1', timestamp: '2026-11-22T10:00:00Z', data: {} }
 
@@ -20,6 +21,13 @@ describe('parseEvent', () => {
   it('keeps extra fields, top level and in data', () => {
     const result = parseEvent({ ...envelope, event: 'gesture', gesture_type: 'tap', extra: 1, data: { more: true } })
     expect(result).toMatchObject({ ok: true, known: true, event: { extra: 1, data: { more: true } } })
+  })
+
+  it('reaches the kept extra fields through withExtras', () => {
+    const result = parseEvent({ ...envelope, event: 'gesture', gesture_type: 'tap', intensity: 3, data: { x: 1 } })
+    if (!result.ok || !result.known || result.event.event !== 'gesture') throw new Error('expected a gesture')
+    const event = withExtras(result.event)
+    expect([event.intensity, event.data.x, event.gesture_type]).toEqual([3, 1, 'tap'])
   })
 
   it('keeps external_user_id when the user linked an account', () => {
@@ -55,7 +63,7 @@ describe('parseEvent', () => {
   })
 
   it('infers event types from the schemas', () => {
-    expectTypeOf<GestureEvent['gesture_type']>().toEqualTypeOf<string>()
+    expectTypeOf<GestureEvent['gesture_type']>().toEqualTypeOf<GestureType>()
     expectTypeOf<GestureEvent['event']>().toEqualTypeOf<'gesture'>()
   })
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Closed } from './closed.js'
 
 // The shape the service sends (`2026-11-22T10:00:00.000Z`), with each field in range: checked by
 // one regex. Anything else Date.parse accepts is still a timestamp, only a slower one to check.
@@ -10,7 +11,10 @@ const isTimestamp = (value: string): boolean => ISO_DATE_TIME.test(value) || !Nu
 /** A timestamp the service sends as ISO 8601; kept as the string it was. */
 export const isoTimestamp = z.string().refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' })
 
-/** Fields every webhook carries. Extra fields are kept (loose objects) so new ones reach handlers. */
+/**
+ * Fields every webhook carries. The schemas are loose, so extra fields the service adds are kept at
+ * run time; the event types below name only the documented ones (see `Closed` and `withExtras`).
+ */
 const envelope = {
   user_app_id: z.string().min(1),
   /** The app's own identifier for the user, present when the user linked their account. */
@@ -27,10 +31,23 @@ export const notificationResponseSchema = z.union([
   z.templateLiteral(['emoji:', z.string().min(1)]),
 ])
 
+/** Gestures the kit knows of: the ones the simulator in `@ringhook/testing` performs by default. */
+export const KNOWN_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
+export type KnownGestureType = (typeof KNOWN_GESTURE_TYPES)[number]
+/**
+ * A gesture's name. The service does not list its values (spec section 6, rule 7), so any string is
+ * one; the known ones are spelled out so editors suggest them (`string & {}` keeps them from
+ * collapsing into plain `string`).
+ */
+export type GestureType = KnownGestureType | (string & Record<never, never>)
+
+/** Any non-empty string, typed as a {@link GestureType}. */
+export const gestureTypeSchema: z.ZodType<GestureType, string> = z.string().min(1)
+
 export const gestureEventSchema = z.looseObject({
   event: z.literal('gesture'),
-  /** The gesture performed; the service does not list its values, so any non-empty string is accepted. */
-  gesture_type: z.string().min(1),
+  /** The gesture performed. */
+  gesture_type: gestureTypeSchema,
   ...envelope,
   data: emptyData,
 })
@@ -65,14 +82,23 @@ export const webhookEventSchema = z.discriminatedUnion('event', [
 export const unknownEventSchema = z.looseObject({ event: z.string().min(1) })
 
 export type NotificationResponse = z.infer<typeof notificationResponseSchema>
-export type GestureEvent = z.infer<typeof gestureEventSchema>
-export type AppInstalledEvent = z.infer<typeof appInstalledEventSchema>
-export type AppActivatedEvent = z.infer<typeof appActivatedEventSchema>
-export type ControlPassiveEvent = z.infer<typeof controlPassiveEventSchema>
-export type AppDeactivatedEvent = z.infer<typeof appDeactivatedEventSchema>
-export type AppUninstalledEvent = z.infer<typeof appUninstalledEventSchema>
-export type NotificationRespondedEvent = z.infer<typeof notificationRespondedEventSchema>
-export type WebhookEvent = z.infer<typeof webhookEventSchema>
+export type GestureEvent = Closed<z.infer<typeof gestureEventSchema>>
+export type AppInstalledEvent = Closed<z.infer<typeof appInstalledEventSchema>>
+export type AppActivatedEvent = Closed<z.infer<typeof appActivatedEventSchema>>
+export type ControlPassiveEvent = Closed<z.infer<typeof controlPassiveEventSchema>>
+export type AppDeactivatedEvent = Closed<z.infer<typeof appDeactivatedEventSchema>>
+export type AppUninstalledEvent = Closed<z.infer<typeof appUninstalledEventSchema>>
+export type NotificationRespondedEvent = Closed<z.infer<typeof notificationRespondedEventSchema>>
+/** Every documented event, discriminated on `event`; each names exactly the spec's fields. */
+export type WebhookEvent =
+  | GestureEvent
+  | AppInstalledEvent
+  | AppActivatedEvent
+  | ControlPassiveEvent
+  | AppDeactivatedEvent
+  | AppUninstalledEvent
+  | NotificationRespondedEvent
+/** An event this version does not know: nothing but `event` is promised, so every other field is `unknown`. */
 export type UnknownEvent = z.infer<typeof unknownEventSchema>
 export type EventName = WebhookEvent['event']
 /** The event type for one name. */

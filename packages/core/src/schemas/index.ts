@@ -1,4 +1,5 @@
 export * from './api.js'
+export * from './closed.js'
 export * from './events.js'
 export * from './text.js'
 export * from './vibe.js'

@@ -56,7 +56,7 @@ const fail = (reason: VerifyFailureReason, message: string): VerifyResult => ({ 
  *
  * @example
  * const result = await verifyWebhook({ rawBody, signature, timestamp, secret })
- * if (!result.ok) return new Response(null, { status: 401 })
+ * if (!result.ok) console.warn(result.reason, result.message) // then answer 401
  */
 export async function verifyWebhook(options: VerifyOptions): Promise<VerifyResult> {
   return verifyNow(options)
