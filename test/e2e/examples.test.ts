@@ -1,6 +1,7 @@
 // The simulator against each example app (node:http, Express, Hono) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
-import { createSimulator, type Delivery, events, sendWebhook } from '@ringhook/testing'
+import { events, sendWebhook } from '@ringhook/testing'
+import { createSimulator, type Delivery } from '@ringhook/testing/simulator'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { examples, type RunningExample } from './support/examples.js'
 import { freePort, gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import { sendWebhook } from '../send.js'
-import { EXIT, HELP_FLAG, type Io, parse, parseNumber, UsageError } from './io.js'
-import { buildBody, EVENT_FLAGS, EVENT_FLAGS_HELP } from './payload.js'
+import { EXIT, type Io, parseCommand, parseNumber } from './io.js'
+import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './payload.js'
 
 export const sendHelp = `Usage: ringhook send <event> --url <url> --secret <secret> [options]
 
@@ -31,50 +30,23 @@ const HINTS: Record<number, string> = {
 }
 
 export async function send(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(() =>
-    parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...EVENT_FLAGS,
-        url: { type: 'string' },
-        secret: { type: 'string' },
-        timestamp: { type: 'string' },
-        timeout: { type: 'string' },
-        json: { type: 'boolean' },
-        ...HELP_FLAG,
-      },
-    }),
-  )
-  if (values.help) {
-    io.out(sendHelp)
-    return EXIT.ok
-  }
-  if (!values.url) throw new UsageError('--url is required.')
-  if (!values.secret) throw new UsageError('--secret is required.')
-  if (!URL.canParse(values.url)) throw new UsageError(`--url "${values.url}" is not a URL.`)
-  if (positionals.length > 1) throw new UsageError(`Unexpected arguments: ${positionals.slice(1).join(' ')}`)
-  const { body, event } = buildBody(values, positionals[0])
-  const timestamp = parseNumber(values.timestamp, '--timestamp')
-  const timeoutMs = parseNumber(values.timeout, '--timeout')
+  const parsed = parseCommand(args, { ...SIGNED_EVENT_FLAGS, timeout: { type: 'string' } }, sendHelp, io)
+  if (parsed === null) return EXIT.ok
+  const { body, event, signing, url, json } = signedEvent(parsed, { requireUrl: true })
+  const timeoutMs = parseNumber(parsed.values.timeout, '--timeout')
   let result: Awaited<ReturnType<typeof sendWebhook>>
   try {
-    result = await sendWebhook(values.url, body, {
-      secret: values.secret,
-      ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    })
+    result = await sendWebhook(url, body, { ...signing, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
   } catch (error) {
-    io.err(`✘ No answer from ${values.url}: ${describe(error)}`)
+    io.err(`✘ No answer from ${url}: ${describe(error)}`)
     return EXIT.unreachable
   }
   const vibeOk = result.vibe?.kind !== 'invalid'
-  if (values.json) {
+  if (json) {
     const { status, ok, latencyMs, reply, vibe } = result
     io.out(JSON.stringify({ event, status, ok, latencyMs, reply: reply ?? result.body, vibe }, null, 2))
   } else {
-    io.out(`→ POST ${values.url}  ${event ?? 'custom payload'}`)
+    io.out(`→ POST ${url}  ${event ?? 'custom payload'}`)
     io.out(`← ${result.status} in ${result.latencyMs} ms`)
     if (result.body) io.out(result.body)
     if (!result.ok) io.out(`✘ Not acknowledged${HINTS[result.status] ? `: ${HINTS[result.status]}` : ''}.`)

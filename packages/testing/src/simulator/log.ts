@@ -1,4 +1,4 @@
-import type { App, Attempt, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
+import type { App, Attempt, Delivery, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
 
 export type StateChange =
   | 'key.created'
@@ -81,6 +81,24 @@ export type LogEntryType = LogEntry['type']
 /** An entry before the log stamps it. */
 export type NewEntry = LogEntry extends infer E ? (E extends LogEntry ? Omit<E, 'seq' | 'at'> : never) : never
 
+export interface LogQuery {
+  /** Only entries with a greater seq. */
+  since?: number
+  /** Only entries of this type. */
+  type?: string
+  /** At most this many (the newest). */
+  limit?: number
+}
+
+export interface LogView {
+  /** The seq of the newest entry, filtered or not: subscribe to /_sim/events?since=<last_seq> from here. */
+  last_seq: number
+  entries: LogEntry[]
+  deliveries: Delivery[]
+  vibes: Vibe[]
+  notifications: Notification[]
+}
+
 export type EntryListener = (entry: LogEntry) => void
 
 /** The append-only log: bounded, stamped, and observable. */
@@ -109,7 +127,7 @@ export class SimLog {
   }
 
   /** Entries after `seq` (all when omitted), optionally of one type, at most the last `limit`. */
-  entries(query: { since?: number; type?: string; limit?: number } = {}): LogEntry[] {
+  entries(query: LogQuery = {}): LogEntry[] {
     const found = this.#entries.filter(
       (entry) => entry.seq > (query.since ?? 0) && (query.type === undefined || entry.type === query.type),
     )
