@@ -3,9 +3,10 @@
 // control API (the page of @ringhook/simulator-ui) takes them with `import type` and never loads
 // the simulator. Published as `@ringhook/testing/control-api`.
 
-export type { ApiErrorBody } from '@ringhook/core'
+export type { ApiErrorBody, UserState, VibeStep } from '@ringhook/core'
 export type {
   DeliveryAttemptEntry,
+  DeliveryEntry,
   DeliveryQueuedEntry,
   DeliverySettledEntry,
   GestureEntry,

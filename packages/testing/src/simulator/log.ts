@@ -52,7 +52,7 @@ export type GestureEntry = Stamp & {
 
 interface DeliveryRef {
   delivery_id: string
-  event: string
+  event: Delivery['event']
 }
 
 export type DeliveryQueuedEntry = Stamp &
@@ -64,14 +64,15 @@ export type VibeEntry = Stamp & Vibe & { type: 'vibe' }
 export type NotificationEntry = Stamp & Notification & { type: 'notification.created' | 'notification.answered' }
 export type NotificationTimeoutEntry = Stamp & { type: 'notification.timeout'; event_id: string }
 
+/** The entries that follow one delivery. */
+export type DeliveryEntry = DeliveryQueuedEntry | DeliveryAttemptEntry | DeliverySettledEntry
+
 /** Every entry of the simulator's log and event stream, discriminated on `type`. */
 export type LogEntry =
   | StateEntry
   | RequestEntry
   | GestureEntry
-  | DeliveryQueuedEntry
-  | DeliveryAttemptEntry
-  | DeliverySettledEntry
+  | DeliveryEntry
   | VibeEntry
   | NotificationEntry
   | NotificationTimeoutEntry
