@@ -158,7 +158,10 @@ describe('commands in-process', () => {
       ['send', 'teleport', '--url', target.url, '--secret', secret],
       ['send', '--payload', '{oops', '--url', target.url, '--secret', secret],
       ['sign', 'gesture'],
+      ['sign', 'gesture', '--secret', secret, '--url', 'not a url'],
+      ['sign', 'gesture', 'app.activated', '--secret', secret],
       ['simulate', '--time-scale', 'fast'],
+      ['simulate', 'now'],
     ]) {
       expect((await inProcess(args)).code).toBe(2)
     }

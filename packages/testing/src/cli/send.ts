@@ -1,6 +1,6 @@
 import { sendWebhook } from '../send.js'
 import { EXIT, type Io, parseCommand, parseNumber } from './io.js'
-import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './payload.js'
+import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
 export const sendHelp = `Usage: ringhook send <event> --url <url> --secret <secret> [options]
 

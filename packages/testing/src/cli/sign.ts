@@ -1,6 +1,6 @@
 import { signWebhook } from '../sign.js'
 import { EXIT, type Io, parseCommand, shellQuote } from './io.js'
-import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './payload.js'
+import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
 export const signHelp = `Usage: ringhook sign <event> --secret <secret> [options]
 
