@@ -1,13 +1,24 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
-const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))
+const file = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url))
+const source = (name: string) => file(`packages/${name}/src/index.ts`)
 const packages = ['core', 'node', 'express', 'hono', 'redis', 'bullmq', 'client', 'testing', 'simulator-ui']
+// The `exports` subpaths beside the packages' root entries.
+const subpaths = {
+  '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',
+  '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
+  '@ringhook/testing/control-api': 'packages/testing/src/simulator/control-api.ts',
+}
 
 export default defineConfig({
   resolve: {
     // Tests run against the sources; the built output is exercised by the example and runtime suites.
-    alias: Object.fromEntries(packages.map((name) => [`@ringhook/${name}`, source(name)])),
+    // Subpaths come first: the alias of a package also matches `<package>/<subpath>`.
+    alias: [
+      ...Object.entries(subpaths).map(([find, path]) => ({ find, replacement: file(path) })),
+      ...packages.map((name) => ({ find: `@ringhook/${name}`, replacement: source(name) })),
+    ],
   },
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],

@@ -9,14 +9,15 @@
 //     declare const receiver: Receiver
 //     -->
 // - `<!-- snippet: skip -->` right before a block leaves it out (pseudo-code only; use sparingly).
-// - A JSDoc `@example` is a fragment: it sees every export of its own package and of
+// - A JSDoc `@example` is a fragment: it sees every export of its own entry (the package root, or the
+//   `exports` subpath whose folder holds the file) and of
 //   @ringhook/core, and the names declared in scripts/snippets/context.ts (a `receiver`, a
 //   `secret`...), unless it declares or imports the same name itself.
 //
 // Usage: node scripts/check-snippets.mjs [--keep] (keeps the temporary project and prints its path)
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import ts from 'typescript'
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '')
@@ -29,6 +30,16 @@ const PACKAGES = readdirSync(join(ROOT, 'packages')).filter((name) => {
     return false
   }
 })
+
+// Every import specifier of the workspace's packages (root entries and `exports` subpaths) and the
+// source file behind it, as the root tsconfig.json maps them.
+const ENTRIES = Object.entries(JSON.parse(readFileSync(join(ROOT, 'tsconfig.json'), 'utf8')).compilerOptions.paths)
+  .filter(([spec]) => spec.startsWith('@ringhook/'))
+  .map(([spec, [path]]) => ({ spec, file: join(ROOT, path), dir: dirname(join(ROOT, path)) }))
+
+/** The entry a source file belongs to: the one whose folder holds it most closely. */
+const entryOf = (file) =>
+  ENTRIES.filter((entry) => file.startsWith(`${entry.dir}/`)).sort((a, b) => b.dir.length - a.dir.length)[0]?.spec
 
 const walk = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -98,7 +109,8 @@ function jsdocSnippets(file, pkg) {
       let j = i + 1
       while (j < lines.length && !lines[j].startsWith('@')) body.push(lines[j++])
       const code = body.join('\n').trim()
-      if (code) snippets.push({ file, line: firstLine + i + (tag[1].trim() ? 0 : 1), code, pkg, fragment: true })
+      const line = firstLine + i + (tag[1].trim() ? 0 : 1)
+      if (code) snippets.push({ file, line, code, entry: entryOf(file) ?? `@ringhook/${pkg}`, fragment: true })
       i = j - 1
     }
   }
@@ -153,7 +165,7 @@ const compilerOptions = {
   resolveJsonModule: true,
   baseUrl: ROOT,
   paths: {
-    ...Object.fromEntries(PACKAGES.map((name) => [`@ringhook/${name}`, [`packages/${name}/src/index.ts`]])),
+    ...Object.fromEntries(ENTRIES.map(({ spec, file }) => [spec, [relative(ROOT, file)]])),
     // A package's own types first... no: DefinitelyTyped's first, as a package without types
     // (express) would otherwise resolve to its untyped JavaScript.
     '*': [
@@ -189,7 +201,7 @@ function declaredNames(code) {
 
 /** Export names of each package (and of the JSDoc context), read by the compiler. */
 function exportNames() {
-  const files = [...PACKAGES.map((name) => join(ROOT, 'packages', name, 'src', 'index.ts')), CONTEXT]
+  const files = [...ENTRIES.map((entry) => entry.file), CONTEXT]
   const program = ts.createProgram(files, ts.convertCompilerOptionsFromJson(compilerOptions, ROOT).options)
   const checker = program.getTypeChecker()
   const namesOf = (file) => {
@@ -197,7 +209,7 @@ function exportNames() {
     return symbol ? checker.getExportsOfModule(symbol).map((s) => s.name) : []
   }
   return {
-    packages: Object.fromEntries(PACKAGES.map((name) => [name, namesOf(files[PACKAGES.indexOf(name)])])),
+    entries: Object.fromEntries(ENTRIES.map(({ spec, file }) => [spec, namesOf(file)])),
     context: namesOf(CONTEXT),
     program,
   }
@@ -213,8 +225,8 @@ function header(snippet, exported, contextPath) {
     for (const name of fresh) taken.add(name)
     if (fresh.length > 0) lines.push(`import { ${fresh.join(', ')} } from '${from}'`)
   }
-  importFrom(exported.packages[snippet.pkg] ?? [], `@ringhook/${snippet.pkg}`)
-  if (snippet.pkg !== 'core') importFrom(exported.packages.core ?? [], '@ringhook/core')
+  importFrom(exported.entries[snippet.entry] ?? [], snippet.entry)
+  if (snippet.entry !== '@ringhook/core') importFrom(exported.entries['@ringhook/core'] ?? [], '@ringhook/core')
   importFrom(exported.context, contextPath)
   return `${lines.join('\n')}\n`
 }

@@ -2,7 +2,13 @@ import { defineConfig } from 'tsup'
 
 export default defineConfig([
   {
-    entry: ['src/index.ts'],
+    // The library: the root entry (test helpers) and the subpaths of package.json `exports`.
+    entry: {
+      index: 'src/index.ts',
+      simulator: 'src/simulator/index.ts',
+      doctor: 'src/doctor/index.ts',
+      'control-api': 'src/simulator/control-api.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,
@@ -10,11 +16,10 @@ export default defineConfig([
     target: 'es2022',
   },
   {
-    // The `ringhook` bin: one ESM file that runs on `node dist/cli.js` or through the bin link.
+    // The CLI, loaded by the `ringhook` bin (bin/ringhook.mjs): one ESM file, not part of `exports`.
     entry: { cli: 'src/cli/main.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'es2022',
-    banner: { js: '#!/usr/bin/env node' },
   },
 ])

@@ -2,8 +2,9 @@
 // scripts/check-snippets.mjs imports the ones an example uses and does not declare itself.
 // Keep this short: a name belongs here only when its meaning is obvious from its name.
 import type { Server } from 'node:http'
+import type { EvalClient, EventQueue, RinghookWorker } from '@ringhook/bullmq'
 import type { RinghookClient } from '@ringhook/client'
-import type { Receiver } from '@ringhook/core'
+import type { HandlerContext, Receiver } from '@ringhook/core'
 import type { expect as vitestExpect } from 'vitest'
 
 /** A receiver from `createReceiver()`. */
@@ -33,3 +34,11 @@ export declare const Bun: { serve(options: { fetch(request: Request): Promise<Re
 /** A request's method and headers, as a server hands them over. */
 export declare const method: string
 export declare const headers: Record<string, string>
+/** A handler's context (second argument). */
+export declare const context: HandlerContext
+/** The queue of `createEventQueue()` and a worker of `createWorker()` (@ringhook/bullmq), and an ioredis client. */
+export declare const events: EventQueue
+export declare const worker: RinghookWorker
+export declare const redis: EvalClient
+/** The app's own code that stores a notification's answer. */
+export declare function saveAnswer(eventId: string, response: string, idempotencyKey?: string): Promise<void>

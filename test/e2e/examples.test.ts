@@ -1,7 +1,8 @@
 // The simulator against each example app (node:http, Express, Hono) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
 import { gestureReplySchema } from '@ringhook/core'
-import { createSimulator, type Delivery, events, sendWebhook } from '@ringhook/testing'
+import { events, sendWebhook } from '@ringhook/testing'
+import { createSimulator, type Delivery } from '@ringhook/testing/simulator'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { examples, type RunningExample } from './support/examples.js'
 import { freePort, gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'

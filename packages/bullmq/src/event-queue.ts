@@ -61,9 +61,11 @@ const DEFAULT_ADD_TIMEOUT_MS = 2_000
  * Creates the web process's side: a durable queue of webhook events on BullMQ.
  *
  * @example
- * const redis = new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 1 })
+ * import { Redis } from 'ioredis'
+ *
+ * const redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 })
  * const events = createEventQueue({ connection: redis })
- * const receiver = events.attach(createReceiver({ secret: process.env.RING_WEBHOOK_SECRET }))
+ * const receiver = events.attach(createReceiver({ secret: process.env.RING_WEBHOOK_SECRET! }))
  * receiver.on('gesture', (event) => vibe('tap').message(`Got ${event.gesture_type}`))
  */
 export function createEventQueue(options: EventQueueOptions): EventQueue {

@@ -1,6 +1,6 @@
-import type { Delivery, Install, LogView, Snapshot, Vibe } from '../ui/contract.js'
+import type { Delivery, Install, LogView, Snapshot, Vibe } from '@ringhook/testing/control-api'
 
-// Objects shaped as CONTROL-API.md shows them.
+// Objects of the control API, typed by its one definition in the simulator (@ringhook/testing/control-api).
 
 export const install: Install = {
   user_app_id: 'ua-1',
@@ -23,6 +23,10 @@ export const snapshot: Snapshot = {
     retry_delays_ms: [1000, 5000, 30_000],
     gesture_types: ['tap', 'double_tap'],
     ring_latency_ms: 25,
+    rate_limits: {
+      requests_per_key: { limit: 100, window_ms: 60_000 },
+      vibes_per_user: { limit: 30, window_ms: 60_000 },
+    },
   },
   keys: [],
   users: [
@@ -35,13 +39,14 @@ export const snapshot: Snapshot = {
       type: 'control',
       owner: 'dev_1',
       webhook_url: 'http://127.0.0.1:3000/webhooks',
+      secret: 'whsec_fixture',
       created_at: '2025-01-01T00:00:00.000Z',
     },
   ],
   installs: [install],
 }
 
-export const emptyLog: LogView = { entries: [], deliveries: [], vibes: [], notifications: [] }
+export const emptyLog: LogView = { last_seq: 0, entries: [], deliveries: [], vibes: [], notifications: [] }
 
 export function delivery(overrides: Partial<Delivery> = {}): Delivery {
   return {
@@ -50,6 +55,14 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
     app_id: 'app_1',
     user_app_id: 'ua-1',
     url: 'http://127.0.0.1:3000/webhooks',
+    payload: {
+      event: 'gesture',
+      user_app_id: 'ua-1',
+      app_id: 'app_1',
+      timestamp: '2025-01-01T00:00:01.000Z',
+      gesture_type: 'tap',
+      data: {},
+    },
     status: 'delivered',
     skipped_reason: null,
     retry_delays_ms: [1000, 5000, 30_000],

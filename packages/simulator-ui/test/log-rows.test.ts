@@ -1,6 +1,6 @@
+import type { Attempt } from '@ringhook/testing/control-api'
 import { describe, expect, it } from 'vitest'
 import { simulatorOrigin } from '../ui/api.js'
-import type { Attempt } from '../ui/contract.js'
 import { logRows } from '../ui/log-rows.js'
 import { emptyModel, type Model } from '../ui/model.js'
 import { schedule } from '../ui/sequence.js'
@@ -57,10 +57,13 @@ describe('logRows', () => {
             seq: 5,
             at: '2025-01-01T00:00:06.000Z',
             type: 'request',
+            request_id: 'req_1',
             method: 'POST',
             path: '/v1/vibes/trigger',
             status: 403,
             error_code: 'permission_denied',
+            key_id: 'key_1',
+            latency_ms: 1,
           },
         ],
       }),

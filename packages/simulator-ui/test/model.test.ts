@@ -1,5 +1,5 @@
+import type { LogEntry, Notification } from '@ringhook/testing/control-api'
 import { describe, expect, it } from 'vitest'
-import type { LogEntry } from '../ui/contract.js'
 import { emptyModel, type Model, reduce } from '../ui/model.js'
 import { delivery, emptyLog, install, snapshot, vibe } from './fixtures.js'
 
@@ -7,12 +7,14 @@ const loaded = (log = emptyLog): Model => reduce(emptyModel, { type: 'loaded', s
 const feed = (model: Model, ...entries: LogEntry[]) =>
   entries.reduce((next, entry) => reduce(next, { type: 'entry', entry }), model)
 const at = '2025-01-01T00:00:02.000Z'
+const request = { request_id: 'req_1', error_code: null, key_id: 'key_1', latency_ms: 1 }
 
 describe('reduce', () => {
   it('starts from the log: deliveries, vibes, notifications, the newest seq, and nothing to play yet', () => {
     const log = {
       ...emptyLog,
-      entries: [{ seq: 7, at, type: 'request', method: 'GET', path: '/v1/apps', status: 200, error_code: null }],
+      last_seq: 7,
+      entries: [{ seq: 7, at, type: 'request', ...request, method: 'GET', path: '/v1/apps', status: 200 }],
       deliveries: [delivery()],
       vibes: [vibe()],
     } satisfies typeof emptyLog
@@ -111,17 +113,17 @@ describe('reduce', () => {
   })
 
   it('keeps notifications current, including an await that timed out', () => {
-    const notification = {
+    const notification: Notification = {
       event_id: 'evt_1',
       app_id: 'app_1',
       user_app_id: 'ua-1',
       response_mode: 'await',
-      response_config: { type: 'yes_no_dismiss' as const },
-      status: 'pending' as const,
+      response_config: { type: 'yes_no_dismiss' },
+      status: 'pending',
       response: null,
       responded_at: null,
       created_at: at,
-      await: 'waiting' as const,
+      await: 'waiting',
     }
     let model = feed(loaded(), { seq: 1, at, type: 'notification.created', ...notification })
     model = feed(model, { seq: 2, at, type: 'notification.timeout', event_id: 'evt_1' })

@@ -1,4 +1,12 @@
-import type { Delivery, ErrorBody, Install, LogView, Notification, Snapshot, User } from './contract.js'
+import type {
+  ApiErrorBody,
+  Delivery,
+  Install,
+  LogView,
+  Notification,
+  Snapshot,
+  User,
+} from '@ringhook/testing/control-api'
 
 export type LifecycleAction = 'activate' | 'passive' | 'deactivate' | 'uninstall'
 
@@ -40,7 +48,7 @@ export function createApi(origin: string) {
     const text = await response.text()
     const parsed: unknown = text ? JSON.parse(text) : undefined
     if (!response.ok) {
-      const error = (parsed as ErrorBody | undefined)?.error
+      const error = (parsed as ApiErrorBody | undefined)?.error
       throw new SimError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status}`)
     }
     return parsed as T

@@ -1,6 +1,6 @@
-import type { Delivery, Vibe } from './contract.js'
+import type { Vibe } from '@ringhook/testing/control-api'
 import { duration } from './format.js'
-import type { Model } from './model.js'
+import type { KnownDelivery, Model } from './model.js'
 
 export type Tone = 'ok' | 'bad' | 'wait' | 'quiet'
 
@@ -53,7 +53,7 @@ export function logRows(model: Model): LogRow[] {
   return rows.sort((a, b) => b.at.localeCompare(a.at) || b.key.localeCompare(a.key)).slice(0, LIMIT)
 }
 
-function deliveryRows(delivery: Delivery, target: string, vibe: Vibe | undefined): LogRow[] {
+function deliveryRows(delivery: KnownDelivery, target: string, vibe: Vibe | undefined): LogRow[] {
   const base = { ...blank(delivery.id, delivery.created_at, delivery.event), target }
   if (delivery.attempts.length === 0) {
     const skipped = delivery.status === 'skipped'

@@ -14,12 +14,18 @@ import type {
   StateEntry,
   User,
   Vibe,
-} from './contract.js'
+} from '@ringhook/testing/control-api'
+
+/**
+ * A delivery as the page keeps it: one first seen in the event stream has no payload until the
+ * page fetches it, and the page never shows the payload.
+ */
+export type KnownDelivery = Omit<Delivery, 'payload'>
 
 /** What the page knows: the simulator's state plus what happened, kept current by the event stream. */
 export interface Model {
   snapshot: Snapshot | undefined
-  deliveries: Record<string, Delivery>
+  deliveries: Record<string, KnownDelivery>
   vibes: Vibe[]
   notifications: Record<string, Notification>
   /** Gestures that sent no webhook (forwarding off), and refused service API calls: log rows of their own. */
@@ -69,7 +75,6 @@ function cleared(model: Model): Model {
 }
 
 function load(snapshot: Snapshot, log: LogView): Model {
-  const lastSeq = log.last_seq ?? log.entries.reduce((max, entry) => Math.max(max, entry.seq), 0)
   return {
     snapshot,
     deliveries: Object.fromEntries(log.deliveries.map((delivery) => [delivery.id, delivery])),
@@ -78,7 +83,7 @@ function load(snapshot: Snapshot, log: LogView): Model {
     gestures: log.entries.filter(isUnforwarded).slice(-KEEP),
     refused: log.entries.filter(isRefused).slice(-KEEP),
     felt: {},
-    lastSeq,
+    lastSeq: log.last_seq,
   }
 }
 
@@ -117,7 +122,7 @@ function apply(model: Model, entry: LogEntry): Model {
 }
 
 /** A quick update from the entry alone; the page then fetches the whole delivery (payload, retry schedule). */
-function applyDelivery(model: Model, entry: DeliveryEntry): Delivery {
+function applyDelivery(model: Model, entry: DeliveryEntry): KnownDelivery {
   const known = model.deliveries[entry.delivery_id]
   switch (entry.type) {
     case 'delivery.queued':
@@ -135,8 +140,8 @@ function applyDelivery(model: Model, entry: DeliveryEntry): Delivery {
 }
 
 function placeholder(
-  entry: Pick<Delivery, 'app_id' | 'user_app_id' | 'url'> & { delivery_id: string; event: string; at: string },
-): Delivery {
+  entry: Pick<Delivery, 'app_id' | 'user_app_id' | 'url' | 'event'> & { delivery_id: string; at: string },
+): KnownDelivery {
   return {
     id: entry.delivery_id,
     event: entry.event,

@@ -1,6 +1,6 @@
+import type { Delivery, LogEntry } from '@ringhook/testing/control-api'
 import { useEffect, useReducer, useState } from 'preact/hooks'
 import type { Api } from './api.js'
-import type { Delivery, LogEntry } from './contract.js'
 import { emptyModel, type Model, reduce } from './model.js'
 
 export type Connection = 'connecting' | 'live' | 'offline'

@@ -1,3 +1,7 @@
+// `@ringhook/testing`: helpers for an app's own tests. The simulator is `@ringhook/testing/simulator`
+// and the CLI is the `ringhook` bin; neither is reachable from here (test/entry-graph.test.ts).
+
+export { type AnswerExplanation, explainAnswer } from './explain.js'
 export {
   createEvent,
   DEFAULT_APP_ID,
@@ -8,4 +12,3 @@ export {
 export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
 export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
 export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'
-export * from './simulator/index.js'

@@ -1,3 +1,4 @@
+import { type AnswerExplanation, explainAnswer } from './explain.js'
 import { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
 import { signWebhook } from './sign.js'
 
@@ -26,6 +27,8 @@ export interface SendWebhookResult {
   reply: unknown
   /** For a gesture: whether the reply carries a vibe and whether it follows the trigger rules. */
   vibe: GestureReplyCheck | undefined
+  /** For an answer that is not 2xx: the receiver's error code, what it means and the likely fix. */
+  explanation: AnswerExplanation | undefined
 }
 
 /**
@@ -64,6 +67,7 @@ export async function sendWebhook(
     body: text,
     reply: parseJson(text),
     vibe: eventName(event) === 'gesture' ? checkGestureReply(response.ok ? text : null) : undefined,
+    explanation: response.ok ? undefined : explainAnswer(response.status, text),
   }
 }
 

@@ -96,7 +96,8 @@ describe('the ringhook bin', () => {
     expect(accepted.stdout).toContain('✔ The vibe reply follows the trigger rules: tap, pulse · "Got double_tap"')
     expect(rejected.code).toBe(1)
     expect(rejected.stdout).toContain('← 401')
-    expect(rejected.stdout).toContain('check --secret')
+    expect(rejected.stdout).toContain('Not acknowledged (unauthorized)')
+    expect(rejected.stdout).toContain('Fix: check the secret')
     expect(rejected.stdout + rejected.stderr).not.toContain('whsec_wrong_secret')
   })
 
@@ -158,7 +159,10 @@ describe('commands in-process', () => {
       ['send', 'teleport', '--url', target.url, '--secret', secret],
       ['send', '--payload', '{oops', '--url', target.url, '--secret', secret],
       ['sign', 'gesture'],
+      ['sign', 'gesture', '--secret', secret, '--url', 'not a url'],
+      ['sign', 'gesture', 'app.activated', '--secret', secret],
       ['simulate', '--time-scale', 'fast'],
+      ['simulate', 'now'],
     ]) {
       expect((await inProcess(args)).code).toBe(2)
     }
@@ -182,5 +186,29 @@ describe('commands in-process', () => {
     expect(parsed.headers['X-SERVICE-Timestamp']).toBe('1700000000')
     const sent = await inProcess(['send', '--payload', payload, '--url', target.url, '--secret', secret, '--json'])
     expect(JSON.parse(sent.stdout)).toMatchObject({ event: 'app.installed', status: 200, ok: true })
+  })
+})
+
+describe('ringhook doctor and jobs', () => {
+  it('doctor exits 0 on a sound receiver and 1 with the fix named on a wrong secret', async () => {
+    const sound = await inProcess(['doctor', '--url', url, '--secret', secret])
+    expect(sound.code).toBe(0)
+    expect(sound.stdout).toContain('✓ A signed gesture was acknowledged: 200')
+    expect(sound.stdout).toContain('No problem found.')
+    const wrong = await inProcess(['doctor', '--url', url, '--secret', 'whsec_not_this_one', '--json'])
+    expect(wrong.code).toBe(1)
+    const report = JSON.parse(wrong.stdout) as { findings: { id: string; detail: string }[] }
+    expect(report.findings.map((f) => f.id)).toEqual(['wrong_secret'])
+    expect(report.findings[0]?.detail).toContain('apps page')
+  })
+
+  it('doctor refuses a missing secret or URL as a usage error', async () => {
+    expect((await inProcess(['doctor', '--url', url])).code).toBe(2)
+    expect((await inProcess(['doctor', '--secret', secret, '--url', 'not a url'])).code).toBe(2)
+  })
+
+  it('jobs hands over to @ringhook/bullmq', async () => {
+    const help = await inProcess(['jobs', '--help'])
+    expect(help.stdout + help.stderr).toContain('Usage: ringhook-jobs')
   })
 })

@@ -1,7 +1,17 @@
 import { apiErrorBodySchema } from '@ringhook/core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App, Delivery, Install, Key, LogEntry, Notification, Snapshot, User, Vibe } from '../src/index.js'
-import { createSimulator } from '../src/index.js'
+import type {
+  App,
+  Delivery,
+  Install,
+  Key,
+  LogEntry,
+  Notification,
+  Snapshot,
+  User,
+  Vibe,
+} from '../src/simulator/index.js'
+import { createSimulator } from '../src/simulator/index.js'
 import { startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 let world: World

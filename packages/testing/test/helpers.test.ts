@@ -84,3 +84,39 @@ describe('sendWebhook against a real receiver', () => {
     expect(result.reply).toMatchObject({ error: { code: 'unauthorized' } })
   })
 })
+
+describe('explainAnswer', () => {
+  it('names the code, the meaning and the fix of a ringhook refusal', async () => {
+    const { explainAnswer } = await import('../src/index.js')
+    const body = JSON.stringify({ error: { code: 'body_already_parsed', message: 'misconfigured' } })
+    expect(explainAnswer(500, body)).toMatchObject({
+      code: 'body_already_parsed',
+      fix: expect.stringMatching(/parser/),
+    })
+    expect(explainAnswer(404, 'Cannot POST /hooks')).toMatchObject({
+      code: undefined,
+      fix: expect.stringMatching(/path/),
+    })
+    expect(explainAnswer(200, '{"ok":true}')).toEqual({ code: undefined, meaning: 'acknowledged', fix: undefined })
+  })
+
+  it('puts the explanation in the simulator live log line of a refused delivery', async () => {
+    const { formatEntry } = await import('../src/cli/format.js')
+    const line = formatEntry({
+      type: 'delivery.attempt',
+      at: '2026-11-23T10:00:00.000Z',
+      seq: 1,
+      delivery_id: 'd1',
+      event: 'app.installed',
+      attempt: 1,
+      outcome: 'http_error',
+      status: 500,
+      latency_ms: 3,
+      reply: JSON.stringify({ error: { code: 'body_already_parsed' } }),
+      error: null,
+      next_retry_in_ms: 1000,
+    } as Parameters<typeof formatEntry>[0])
+    expect(line).toContain('→ 500 in 3 ms, retry in 1000 ms')
+    expect(line).toContain('body_already_parsed: a body parser consumed the request')
+  })
+})

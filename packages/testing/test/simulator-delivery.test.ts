@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { createReceiver, type Receiver, silentLogger, verifyWebhook, vibe, webhookEventSchema } from '@ringhook/core'
 import { createNodeMiddleware } from '@ringhook/node'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { DeliveryAttemptEntry } from '../src/index.js'
+import type { DeliveryAttemptEntry } from '../src/simulator/index.js'
 import { nextEntry, startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 let world: World

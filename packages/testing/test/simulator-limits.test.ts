@@ -1,6 +1,6 @@
 import { apiErrorBodySchema, awaitTriggerResultSchema } from '@ringhook/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createFakeClock } from '../src/index.js'
+import { createFakeClock } from '../src/simulator/index.js'
 import { startWorld, type World } from './support.js'
 
 let world: World | undefined

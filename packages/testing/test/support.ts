@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createSimulator, type Simulator, type SimulatorOptions } from '../src/index.js'
+import { createSimulator, type Simulator, type SimulatorOptions } from '../src/simulator/index.js'
 
 /** One request a test receiver got. */
 export interface Received {

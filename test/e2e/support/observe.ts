@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { LogFn, Logger, Receiver } from '@ringhook/core'
-import type { LogEntry, Simulator } from '@ringhook/testing'
+import type { LogEntry, Simulator } from '@ringhook/testing/simulator'
 
 /** One handler run the test saw on an example's receiver. */
 export interface Handled {

@@ -44,7 +44,7 @@ export interface WorkerCloseResult {
 export interface RinghookWorker {
   /**
    * Registers a handler for one event or several: the same typed handlers as a receiver's.
-   * @example worker.on('notification.responded', async (event, ctx) => saveAnswer(event.data, ctx.job.idempotencyKey))
+   * @example worker.on('notification.responded', async (event, ctx) => saveAnswer(event.data.event_id, event.data.response, ctx.job.idempotencyKey))
    */
   on<N extends EventName>(name: N | readonly N[], handler: JobHandler<N>): RinghookWorker
   /** Registers a handler for every event, including ones this version does not know. */
@@ -75,7 +75,7 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 10_000
  * @example
  * const worker = createWorker({ connection: { host: '127.0.0.1', port: 6379 } })
  * worker.on('notification.responded', async (event) => saveAnswer(event.data.event_id, event.data.response))
- * worker.onError((error, event) => alert(error.message, event?.event))
+ * worker.onError((error, event) => console.error(error.message, event?.event))
  */
 export function createWorker(options: WorkerOptions): RinghookWorker {
   const where = 'createWorker'

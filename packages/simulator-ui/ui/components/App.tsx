@@ -1,6 +1,6 @@
+import type { Settings } from '@ringhook/testing/control-api'
 import { useMemo, useState } from 'preact/hooks'
 import { type Api, SimError } from '../api.js'
-import type { Settings } from '../contract.js'
 import { type Controls, ControlsContext, useControls } from '../controls.js'
 import { duration } from '../format.js'
 import { type Connection, useSimulator } from '../use-simulator.js'

@@ -1,5 +1,5 @@
+import type { App, Install, Notification, UserState } from '@ringhook/testing/control-api'
 import type { LifecycleAction } from '../api.js'
-import type { App, Install, InstallState, Notification } from '../contract.js'
 import { useControls } from '../controls.js'
 import { gestureLabel } from '../format.js'
 import { Group } from './Group.js'
@@ -14,7 +14,7 @@ interface InstallCardProps {
   messageOf: (eventId: string) => string | null
 }
 
-const LIFECYCLE: { action: LifecycleAction; label: string; from: InstallState[] | 'any' }[] = [
+const LIFECYCLE: { action: LifecycleAction; label: string; from: UserState[] | 'any' }[] = [
   { action: 'activate', label: 'Activate', from: ['inactive', 'passive'] },
   { action: 'passive', label: 'Passive', from: ['active'] },
   { action: 'deactivate', label: 'Deactivate', from: ['active', 'passive'] },

@@ -1,4 +1,4 @@
-import type { Notification, ResponseConfig } from '../contract.js'
+import type { Notification, ResponseConfigKept } from '@ringhook/testing/control-api'
 import { useControls } from '../controls.js'
 import { clock } from '../format.js'
 import { Group } from './Group.js'
@@ -56,7 +56,7 @@ interface Choice {
 
 const DISMISS: Choice = { response: 'dismiss', text: 'Dismiss', name: 'Dismiss' }
 
-function choices(config: ResponseConfig): Choice[] {
+function choices(config: ResponseConfigKept): Choice[] {
   if (config.type === 'yes_no_dismiss') {
     return [{ response: 'yes', text: 'Yes', name: 'Yes' }, { response: 'no', text: 'No', name: 'No' }, DISMISS]
   }

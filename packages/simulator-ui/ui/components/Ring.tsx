@@ -1,5 +1,5 @@
+import type { Vibe } from '@ringhook/testing/control-api'
 import { useEffect, useState } from 'preact/hooks'
-import type { Vibe } from '../contract.js'
 import { schedule } from '../sequence.js'
 
 interface RingProps {

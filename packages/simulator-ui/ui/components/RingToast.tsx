@@ -1,5 +1,5 @@
+import type { Vibe } from '@ringhook/testing/control-api'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import type { Vibe } from '../contract.js'
 
 /** The spec's display time of a Ring UI notification. */
 export const RING_UI_MS = 5000

@@ -1,5 +1,5 @@
+import type { App, Notification, User } from '@ringhook/testing/control-api'
 import { useState } from 'preact/hooks'
-import type { App, Notification, User } from '../contract.js'
 import { useControls } from '../controls.js'
 import type { Model } from '../model.js'
 import { Group } from './Group.js'

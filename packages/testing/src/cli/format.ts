@@ -1,3 +1,4 @@
+import { explainAnswer } from '../explain.js'
 import type { LogEntry } from '../simulator/log.js'
 
 const time = (iso: string) => iso.slice(11, 23)
@@ -21,7 +22,8 @@ export function formatEntry(entry: LogEntry): string | null {
     case 'delivery.attempt': {
       const answer = entry.status === null ? `${entry.outcome} (${entry.error})` : `${entry.status}`
       const retry = entry.next_retry_in_ms === null ? '' : `, retry in ${entry.next_retry_in_ms} ms`
-      return line('WEBHOOK', `${entry.event} #${entry.attempt} → ${answer} in ${entry.latency_ms} ms${retry}`)
+      const text = `${entry.event} #${entry.attempt} → ${answer} in ${entry.latency_ms} ms${retry}`
+      return line('WEBHOOK', entry.outcome === 'http_error' ? `${text}${why(entry.status, entry.reply)}` : text)
     }
     case 'delivery.settled':
       if (entry.status === 'delivered' && entry.attempts === 1) return null
@@ -42,4 +44,11 @@ export function formatEntry(entry: LogEntry): string | null {
     case 'state':
       return line('STATE', `${entry.change}${entry.id ? ` ${entry.id}` : ''}`)
   }
+}
+
+/** The receiver's error code and the likely fix, for an answer that was not an acknowledgement. */
+function why(status: number | null, reply: string | null): string {
+  if (status === null) return ''
+  const { code, meaning, fix } = explainAnswer(status, reply ?? '')
+  return `\n${' '.repeat(24)}${code ? `${code}: ` : ''}${meaning}${fix ? `. Fix: ${fix}` : ''}`
 }

@@ -1,3 +1,5 @@
+import { parseArgs } from 'node:util'
+
 /** Where a command writes: stdout for results, stderr for notes and errors. */
 export interface Io {
   out(text: string): void
@@ -21,15 +23,33 @@ export class UsageError extends Error {
 }
 
 /** `--help` / `-h`, accepted by every command. */
-export const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const
+const HELP_FLAG = { help: { type: 'boolean', short: 'h' } } as const
 
-/** Runs node:util parseArgs; unknown flags and missing values become a UsageError. */
-export function parse<T>(parseArgsCall: () => T): T {
+/** A command's flags: each one given once at most, so its value is one string or boolean. */
+export type Flags = Record<string, { type: 'string' | 'boolean'; short?: string }>
+
+/** What a command line with these flags parses to. */
+export interface Parsed<F extends Flags> {
+  values: { [K in keyof F]?: F[K]['type'] extends 'boolean' ? boolean : string }
+  positionals: string[]
+}
+
+/**
+ * A command's arguments through node:util parseArgs, with `--help` added: null when the help was
+ * printed, and unknown flags or missing values become a UsageError.
+ */
+export function parseCommand<const F extends Flags>(args: string[], flags: F, help: string, io: Io): Parsed<F> | null {
+  let parsed: Parsed<F & typeof HELP_FLAG>
   try {
-    return parseArgsCall()
+    parsed = parseArgs({ args, options: { ...flags, ...HELP_FLAG }, allowPositionals: true, strict: true })
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
+  if (parsed.values.help) {
+    io.out(help)
+    return null
+  }
+  return parsed
 }
 
 /** A value as a shell word, single-quoted when it needs to be. */

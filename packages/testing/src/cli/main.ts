@@ -1,4 +1,5 @@
-// The `ringhook` bin: `node dist/cli.js <command>`, or `node --import tsx src/cli/main.ts <command>`.
+// The CLI behind the `ringhook` bin (bin/ringhook.mjs): `node dist/cli.js <command>`, or
+// `node --import tsx src/cli/main.ts <command>` from the sources.
 import { run } from './run.js'
 
 const io = {

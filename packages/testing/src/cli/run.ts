@@ -1,5 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' }
+import { doctor } from './doctor.js'
 import { EXIT, type Io, UsageError } from './io.js'
+import { jobs } from './jobs.js'
 import { send } from './send.js'
 import { sign } from './sign.js'
 import { type SimulateHooks, simulate } from './simulate.js'
@@ -10,6 +12,8 @@ Commands:
   sign       sign a webhook payload; print the headers and a ready curl line
   send       send one signed webhook to your receiver and check the reply
   simulate   run the whole service on localhost, with demo data and a live log
+  doctor     probe your running receiver and explain what is misconfigured
+  jobs       list, show and replay failed queue jobs (with @ringhook/bullmq installed)
 
 Run "ringhook <command> --help" for a command's options.
 Exit codes: 0 success, 1 rejected by the receiver, 2 usage error, 3 unreachable or could not start.`
@@ -25,6 +29,10 @@ export async function run(args: string[], io: Io, hooks: SimulateHooks = {}): Pr
         return await send(rest, io)
       case 'simulate':
         return await simulate(rest, io, hooks)
+      case 'doctor':
+        return await doctor(rest, io)
+      case 'jobs':
+        return await jobs(rest, io)
       case '--version':
       case '-v':
         io.out(packageJson.version)
@@ -42,7 +50,7 @@ export async function run(args: string[], io: Io, hooks: SimulateHooks = {}): Pr
     if (!(error instanceof UsageError)) throw error
     io.err(`✘ ${error.message}`)
     io.err(
-      `Run "ringhook ${command && ['sign', 'send', 'simulate'].includes(command) ? `${command} ` : ''}--help" for usage.`,
+      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor'].includes(command) ? `${command} ` : ''}--help" for usage.`,
     )
     return EXIT.usage
   }

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import { sendWebhook } from '../send.js'
-import { EXIT, HELP_FLAG, type Io, parse, parseNumber, UsageError } from './io.js'
-import { buildBody, EVENT_FLAGS, EVENT_FLAGS_HELP } from './payload.js'
+import { EXIT, type Io, parseCommand, parseNumber } from './io.js'
+import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
 export const sendHelp = `Usage: ringhook send <event> --url <url> --secret <secret> [options]
 
@@ -22,62 +21,31 @@ Exit codes: 0 acknowledged (2xx, and a valid vibe if any), 1 rejected or invalid
 Example:
   ringhook send gesture --gesture-type double_tap --url http://localhost:3000/webhooks --secret whsec_test`
 
-const HINTS: Record<number, string> = {
-  401: 'the receiver rejected the signature: check --secret (it is regenerated when the webhook URL changes) and the clock',
-  400: 'the receiver rejected the payload',
-  404: 'nothing is mounted at this path: check --url',
-  413: 'the body is larger than the receiver accepts',
-  415: 'the receiver wants Content-Type application/json',
-}
-
 export async function send(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(() =>
-    parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...EVENT_FLAGS,
-        url: { type: 'string' },
-        secret: { type: 'string' },
-        timestamp: { type: 'string' },
-        timeout: { type: 'string' },
-        json: { type: 'boolean' },
-        ...HELP_FLAG,
-      },
-    }),
-  )
-  if (values.help) {
-    io.out(sendHelp)
-    return EXIT.ok
-  }
-  if (!values.url) throw new UsageError('--url is required.')
-  if (!values.secret) throw new UsageError('--secret is required.')
-  if (!URL.canParse(values.url)) throw new UsageError(`--url "${values.url}" is not a URL.`)
-  if (positionals.length > 1) throw new UsageError(`Unexpected arguments: ${positionals.slice(1).join(' ')}`)
-  const { body, event } = buildBody(values, positionals[0])
-  const timestamp = parseNumber(values.timestamp, '--timestamp')
-  const timeoutMs = parseNumber(values.timeout, '--timeout')
+  const parsed = parseCommand(args, { ...SIGNED_EVENT_FLAGS, timeout: { type: 'string' } }, sendHelp, io)
+  if (parsed === null) return EXIT.ok
+  const { body, event, signing, url, json } = signedEvent(parsed, { requireUrl: true })
+  const timeoutMs = parseNumber(parsed.values.timeout, '--timeout')
   let result: Awaited<ReturnType<typeof sendWebhook>>
   try {
-    result = await sendWebhook(values.url, body, {
-      secret: values.secret,
-      ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }),
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    })
+    result = await sendWebhook(url, body, { ...signing, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
   } catch (error) {
-    io.err(`✘ No answer from ${values.url}: ${describe(error)}`)
+    io.err(`✘ No answer from ${url}: ${describe(error)}`)
     return EXIT.unreachable
   }
   const vibeOk = result.vibe?.kind !== 'invalid'
-  if (values.json) {
-    const { status, ok, latencyMs, reply, vibe } = result
-    io.out(JSON.stringify({ event, status, ok, latencyMs, reply: reply ?? result.body, vibe }, null, 2))
+  if (json) {
+    const { status, ok, latencyMs, reply, vibe, explanation } = result
+    io.out(JSON.stringify({ event, status, ok, latencyMs, reply: reply ?? result.body, vibe, explanation }, null, 2))
   } else {
-    io.out(`→ POST ${values.url}  ${event ?? 'custom payload'}`)
+    io.out(`→ POST ${url}  ${event ?? 'custom payload'}`)
     io.out(`← ${result.status} in ${result.latencyMs} ms`)
     if (result.body) io.out(result.body)
-    if (!result.ok) io.out(`✘ Not acknowledged${HINTS[result.status] ? `: ${HINTS[result.status]}` : ''}.`)
+    if (result.explanation) {
+      const { code, meaning, fix } = result.explanation
+      io.out(`✘ Not acknowledged${code ? ` (${code})` : ''}: ${meaning}.`)
+      if (fix) io.out(`  Fix: ${fix}.`)
+    }
     if (result.vibe?.kind === 'vibe')
       io.out(`✔ The vibe reply follows the trigger rules: ${describeVibe(result.vibe.vibe)}`)
     if (result.vibe?.kind === 'invalid') io.out(`✘ The vibe reply breaks the trigger rules: ${result.vibe.rule}`)

@@ -1,7 +1,6 @@
-import { parseArgs } from 'node:util'
 import { signWebhook } from '../sign.js'
-import { EXIT, HELP_FLAG, type Io, parse, parseNumber, shellQuote, UsageError } from './io.js'
-import { buildBody, EVENT_FLAGS, EVENT_FLAGS_HELP } from './payload.js'
+import { EXIT, type Io, parseCommand, shellQuote } from './io.js'
+import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
 export const signHelp = `Usage: ringhook sign <event> --secret <secret> [options]
 
@@ -18,35 +17,11 @@ Example:
   ringhook sign gesture --gesture-type double_tap --secret whsec_test`
 
 export async function sign(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(() =>
-    parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...EVENT_FLAGS,
-        secret: { type: 'string' },
-        url: { type: 'string' },
-        timestamp: { type: 'string' },
-        json: { type: 'boolean' },
-        ...HELP_FLAG,
-      },
-    }),
-  )
-  if (values.help) {
-    io.out(signHelp)
-    return EXIT.ok
-  }
-  if (!values.secret) throw new UsageError('--secret is required.')
-  if (positionals.length > 1) throw new UsageError(`Unexpected arguments: ${positionals.slice(1).join(' ')}`)
-  const { body } = buildBody(values, positionals[0])
-  const timestamp = parseNumber(values.timestamp, '--timestamp')
-  const signed = await signWebhook({
-    secret: values.secret,
-    payload: body,
-    ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }),
-  })
-  const url = values.url ?? 'http://localhost:3000/webhooks'
+  const parsed = parseCommand(args, SIGNED_EVENT_FLAGS, signHelp, io)
+  if (parsed === null) return EXIT.ok
+  const { body, signing, ...input } = signedEvent(parsed)
+  const signed = await signWebhook({ ...signing, payload: body })
+  const url = input.url ?? 'http://localhost:3000/webhooks'
   const headers = {
     'Content-Type': 'application/json',
     'X-SERVICE-Signature': signed.signature,
@@ -57,7 +32,7 @@ export async function sign(args: string[], io: Io): Promise<number> {
     ...Object.entries(headers).map(([name, value]) => `  -H ${shellQuote(`${name}: ${value}`)}`),
     `  --data-raw ${shellQuote(body)}`,
   ].join(' \\\n')
-  if (values.json) {
+  if (input.json) {
     io.out(JSON.stringify({ body, headers, curl }, null, 2))
     return EXIT.ok
   }

@@ -1,14 +1,13 @@
-import { parseArgs } from 'node:util'
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
 import { formatEntry } from './format.js'
-import { EXIT, HELP_FLAG, type Io, parse, parseNumber, UsageError } from './io.js'
-import { loadUiHandler } from './ui.js'
+import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
+import { loadPage, type Page } from './page.js'
 
 export const simulateHelp = `Usage: ringhook simulate [options]
 
 Runs the whole service on localhost with demo data and prints a live log. Your app calls the
 API with the demo key; the simulator delivers signed webhooks to --webhook-url; you play the
-users through the control API (/_sim/, see CONTROL-API.md).
+users through the control API (/_sim/, see CONTROL-API.md in @ringhook/testing).
 
 Options:
   --port <n>                 default 4010 (0 picks a free port)
@@ -18,38 +17,33 @@ Options:
   --time-scale <n>           multiply every wait (retries, 30 s limit, await timeouts); default 1
   --gesture-types <a,b>      gesture types beside tap, double_tap, long_press, swipe_up, swipe_down
   --json                     print log entries as JSON lines
-  --no-ui                    do not serve the web page (@ringhook/simulator-ui) at /
+  --no-ui                    do not serve the web page at / (from @ringhook/simulator-ui, if installed)
 
 Stop with Ctrl-C. Exit codes: 0 stopped, 2 usage error, 3 could not start (port in use).`
+
+const SIMULATE_FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'webhook-url': { type: 'string' },
+  secret: { type: 'string' },
+  'time-scale': { type: 'string' },
+  'gesture-types': { type: 'string' },
+  json: { type: 'boolean' },
+  'no-ui': { type: 'boolean' },
+} as const
 
 export interface SimulateHooks {
   /** Resolves when the simulator should stop; default: SIGINT or SIGTERM. */
   stopped?: Promise<unknown>
+  /** Loads the page; default: `loadPage()`, from @ringhook/simulator-ui. */
+  loadPage?: () => Promise<Page>
 }
 
 export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}): Promise<number> {
-  const { values } = parse(() =>
-    parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'webhook-url': { type: 'string' },
-        secret: { type: 'string' },
-        'time-scale': { type: 'string' },
-        'gesture-types': { type: 'string' },
-        json: { type: 'boolean' },
-        'no-ui': { type: 'boolean' },
-        ...HELP_FLAG,
-      },
-    }),
-  )
-  if (values.help) {
-    io.out(simulateHelp)
-    return EXIT.ok
-  }
+  const parsed = parseCommand(args, SIMULATE_FLAGS, simulateHelp, io)
+  if (parsed === null) return EXIT.ok
+  const { values, positionals } = parsed
+  if (positionals.length > 0) throw new UsageError(`Unexpected arguments: ${positionals.join(' ')}`)
   const webhookUrl = values['webhook-url']
   if (webhookUrl !== undefined && !/^https?:\/\//.test(webhookUrl))
     throw new UsageError('--webhook-url must be an http(s) URL.')
@@ -57,7 +51,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     throw new UsageError('--secret must be at least 8 characters.')
   const timeScale = parseNumber(values['time-scale'], '--time-scale')
   if (timeScale === 0) throw new UsageError('--time-scale must be greater than 0.')
-  const handler = values['no-ui'] ? undefined : await loadUiHandler()
+  const page = values['no-ui'] ? undefined : await (hooks.loadPage ?? loadPage)()
   let sim: Simulator
   try {
     sim = await createSimulator({
@@ -66,7 +60,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
       ...(timeScale === undefined ? {} : { timeScale }),
       ...(values['gesture-types'] ? { gestureTypes: values['gesture-types'].split(',').map((t) => t.trim()) } : {}),
       seed: { ...(webhookUrl ? { webhookUrl } : {}), ...(values.secret ? { secret: values.secret } : {}) },
-      ...(handler ? { handler } : {}),
+      ...(page ? { handler: page.handler } : {}),
     })
   } catch (error) {
     const code = (error as { code?: string }).code
@@ -75,7 +69,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     )
     return EXIT.unreachable
   }
-  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, page: handler !== undefined })
+  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, page })
   sim.on('entry', (entry) => {
     const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
     if (text !== null) io.out(text)
@@ -96,7 +90,7 @@ function signal(): Promise<void> {
 function banner(
   sim: Simulator,
   io: Io,
-  options: { webhookUrl: string | undefined; secretGiven: boolean; page: boolean },
+  options: { webhookUrl: string | undefined; secretGiven: boolean; page: Page | undefined },
 ) {
   const demo = sim.demo
   if (!demo) return
@@ -107,7 +101,11 @@ function banner(
     ? `${options.webhookUrl}, signed with ${secret}`
     : 'none: pass --webhook-url to receive them (deliveries are logged as skipped)'
   const gesture = `curl -s -X POST ${sim.url}/_sim/installs/${demo.installs.ada.user_app_id}/gesture -H 'content-type: application/json' -d '{"gesture_type":"double_tap"}'`
-  const page = options.page ? `\n  Page       ${sim.url}/ (a virtual ring and companion app per user)` : ''
+  const page = !options.page
+    ? ''
+    : options.page.problem === null
+      ? `\n  Page       ${sim.url}/ (a virtual ring and companion app per user)`
+      : `\n  Page       none: ${options.page.problem}`
   io.out(`ringhook simulator on ${sim.url}
 ${page}
   API        ${sim.apiUrl} (also without /v1)

@@ -69,6 +69,8 @@ export interface DoctorReport {
  * the app's gesture handler runs for each one it accepts.
  *
  * @example
+ * import { runDoctor } from '@ringhook/testing/doctor'
+ *
  * const report = await runDoctor({ url: 'http://127.0.0.1:3000/webhooks', secret: 'whsec_dev' })
  * for (const finding of report.findings) console.log(finding.level, finding.title)
  */

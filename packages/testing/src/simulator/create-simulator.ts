@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolveConfig, type SimulatorOptions } from './config.js'
-import { Engine, type LogQuery, type LogView } from './engine.js'
+import { Engine } from './engine.js'
 import type { GestureResult } from './gestures.js'
 import { createListener } from './http/server.js'
 import type {
@@ -14,7 +14,7 @@ import type {
   UpdateUserInput,
 } from './inputs.js'
 import type { LifecycleResult } from './lifecycle.js'
-import type { EntryListener, LogEntry } from './log.js'
+import type { EntryListener, LogEntry, LogQuery, LogView } from './log.js'
 import type { App, Delivery, Install, Key, Notification, Snapshot, User, Vibe } from './model.js'
 import type { AnswerResult } from './notifications.js'
 import { type DemoData, seedDemo } from './seed.js'

@@ -18,30 +18,12 @@ import type {
   WaitInput,
 } from './inputs.js'
 import { install, type LifecycleAction, type LifecycleResult, transition } from './lifecycle.js'
-import { type LogEntry, SimLog } from './log.js'
-import type { App, Delivery, Install, Key, Notification, Snapshot, User, Vibe } from './model.js'
+import { type LogQuery, type LogView, SimLog } from './log.js'
+import type { App, Install, Key, Snapshot, User } from './model.js'
 import { type AnswerResult, Notifications } from './notifications.js'
 import { SlidingWindow } from './rate-limit.js'
 import * as resources from './resources.js'
 import { SimState } from './state.js'
-
-export interface LogQuery {
-  /** Only entries with a greater seq. */
-  since?: number
-  /** Only entries of this type. */
-  type?: string
-  /** At most this many (the newest). */
-  limit?: number
-}
-
-export interface LogView {
-  /** The seq of the newest entry, filtered or not: subscribe to /_sim/events?since=<last_seq> from here. */
-  last_seq: number
-  entries: LogEntry[]
-  deliveries: Delivery[]
-  vibes: Vibe[]
-  notifications: Notification[]
-}
 
 /** Every operation of the simulator, shared by the programmatic and the HTTP control API. */
 export class Engine {

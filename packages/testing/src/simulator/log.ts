@@ -1,4 +1,4 @@
-import type { App, Attempt, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
+import type { App, Attempt, Delivery, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
 
 export type StateChange =
   | 'key.created'
@@ -52,7 +52,7 @@ export type GestureEntry = Stamp & {
 
 interface DeliveryRef {
   delivery_id: string
-  event: string
+  event: Delivery['event']
 }
 
 export type DeliveryQueuedEntry = Stamp &
@@ -64,14 +64,15 @@ export type VibeEntry = Stamp & Vibe & { type: 'vibe' }
 export type NotificationEntry = Stamp & Notification & { type: 'notification.created' | 'notification.answered' }
 export type NotificationTimeoutEntry = Stamp & { type: 'notification.timeout'; event_id: string }
 
+/** The entries that follow one delivery. */
+export type DeliveryEntry = DeliveryQueuedEntry | DeliveryAttemptEntry | DeliverySettledEntry
+
 /** Every entry of the simulator's log and event stream, discriminated on `type`. */
 export type LogEntry =
   | StateEntry
   | RequestEntry
   | GestureEntry
-  | DeliveryQueuedEntry
-  | DeliveryAttemptEntry
-  | DeliverySettledEntry
+  | DeliveryEntry
   | VibeEntry
   | NotificationEntry
   | NotificationTimeoutEntry
@@ -80,6 +81,24 @@ export type LogEntryType = LogEntry['type']
 
 /** An entry before the log stamps it. */
 export type NewEntry = LogEntry extends infer E ? (E extends LogEntry ? Omit<E, 'seq' | 'at'> : never) : never
+
+export interface LogQuery {
+  /** Only entries with a greater seq. */
+  since?: number
+  /** Only entries of this type. */
+  type?: string
+  /** At most this many (the newest). */
+  limit?: number
+}
+
+export interface LogView {
+  /** The seq of the newest entry, filtered or not: subscribe to /_sim/events?since=<last_seq> from here. */
+  last_seq: number
+  entries: LogEntry[]
+  deliveries: Delivery[]
+  vibes: Vibe[]
+  notifications: Notification[]
+}
 
 export type EntryListener = (entry: LogEntry) => void
 
@@ -109,7 +128,7 @@ export class SimLog {
   }
 
   /** Entries after `seq` (all when omitted), optionally of one type, at most the last `limit`. */
-  entries(query: { since?: number; type?: string; limit?: number } = {}): LogEntry[] {
+  entries(query: LogQuery = {}): LogEntry[] {
     const found = this.#entries.filter(
       (entry) => entry.seq > (query.since ?? 0) && (query.type === undefined || entry.type === query.type),
     )

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { EVENT_NAMES, type EventName, isKnownEventName } from '@ringhook/core'
 import { createEvent } from '../factories.js'
-import { parseJson, UsageError } from './io.js'
+import { parseJson, parseNumber, UsageError } from './io.js'
 
-/** Flags that build an event from the factories, shared by `sign` and `send`. */
-export const EVENT_FLAGS = {
+/** Flags that build an event from the factories. */
+const EVENT_FLAGS = {
   event: { type: 'string' },
   payload: { type: 'string' },
   file: { type: 'string' },
@@ -25,10 +25,55 @@ Event fields (with an event name):
   --user-app-id <id>  --app-id <id>  --external-user-id <id>
   --event-id <id>  --response <yes|no|dismiss|emoji:<e>>   notification.responded only`
 
-type Values = Partial<Record<keyof typeof EVENT_FLAGS, string>>
+/** The flags of `sign` and `send`: the body, then how to sign it, where it goes and how to print. */
+export const SIGNED_EVENT_FLAGS = {
+  ...EVENT_FLAGS,
+  secret: { type: 'string' },
+  url: { type: 'string' },
+  timestamp: { type: 'string' },
+  json: { type: 'boolean' },
+} as const
+
+type EventValues = Partial<Record<keyof typeof EVENT_FLAGS, string>>
+type SignedEventValues = EventValues & { secret?: string; url?: string; timestamp?: string; json?: boolean }
+type ParsedSignedEvent = { values: SignedEventValues; positionals: string[] }
+
+/** What `sign` and `send` both read from their command line. */
+export interface SignedEvent {
+  /** The exact text to sign and send. */
+  body: string
+  /** The event name, when the body has one. */
+  event: string | undefined
+  /** For signWebhook and sendWebhook. */
+  signing: { secret: string; timestamp?: number }
+  url: string | undefined
+  json: boolean
+}
+
+/**
+ * Reads what `sign` and `send` share from their parsed command line (`SIGNED_EVENT_FLAGS`); a
+ * UsageError for a missing secret or URL, a stray argument or a bad body. Checks everything else
+ * before reading a body from a file or stdin.
+ */
+export function signedEvent(parsed: ParsedSignedEvent, options: { requireUrl: true }): SignedEvent & { url: string }
+export function signedEvent(parsed: ParsedSignedEvent, options?: { requireUrl?: false }): SignedEvent
+export function signedEvent(parsed: ParsedSignedEvent, options: { requireUrl?: boolean } = {}): SignedEvent {
+  const { values, positionals } = parsed
+  if (options.requireUrl && !values.url) throw new UsageError('--url is required.')
+  if (!values.secret) throw new UsageError('--secret is required.')
+  if (values.url !== undefined && !URL.canParse(values.url)) throw new UsageError(`--url "${values.url}" is not a URL.`)
+  if (positionals.length > 1) throw new UsageError(`Unexpected arguments: ${positionals.slice(1).join(' ')}`)
+  const timestamp = parseNumber(values.timestamp, '--timestamp')
+  return {
+    ...buildBody(values, positionals[0]),
+    signing: { secret: values.secret, ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }) },
+    url: values.url,
+    json: values.json === true,
+  }
+}
 
 /** The body to sign: exact text from --payload/--file, or a factory event with the given fields. */
-export function buildBody(values: Values, positional: string | undefined): { body: string; event: string | undefined } {
+function buildBody(values: EventValues, positional: string | undefined): { body: string; event: string | undefined } {
   const sources = [values.payload, values.file, values.event ?? positional].filter((v) => v !== undefined)
   if (sources.length === 0) throw new UsageError('Give an event name, --payload <json> or --file <path>.')
   if (sources.length > 1) throw new UsageError('Give only one of: an event name, --payload, --file.')
@@ -39,7 +84,7 @@ export function buildBody(values: Values, positional: string | undefined): { bod
   return { body: JSON.stringify(eventFrom(name, values)), event: name }
 }
 
-function eventFrom(name: EventName, values: Values) {
+function eventFrom(name: EventName, values: EventValues) {
   const fields = {
     ...(values['user-app-id'] ? { user_app_id: values['user-app-id'] } : {}),
     ...(values['app-id'] ? { app_id: values['app-id'] } : {}),

@@ -1,0 +1,54 @@
+import { formatReport } from '../doctor/format.js'
+import { runDoctor } from '../doctor/run-doctor.js'
+import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
+
+export const doctorHelp = `Usage: ringhook doctor --url <url> --secret <secret> [options]
+
+Sends signed probes to your running receiver, as the service would, and explains what it finds:
+connection and TLS problems, a wrong path or a redirect, a wrong or old secret, clock skew, a body
+parsed or re-serialised before verification, a gesture reply that breaks the trigger rules, answers
+slower than the service's 30 s limit, and forged, unsigned or stale deliveries that are accepted.
+
+The probes are real gestures (gesture_type "ringhook_doctor", a new user_app_id each), so your
+gesture handler runs for each one the receiver accepts.
+
+Options:
+  --url <url>                your webhook endpoint, as configured for the app (required)
+  --secret <secret>          the app's current webhook secret (required)
+  --previous-secret <secret> the secret before the last regeneration, to spot a receiver not updated
+  --app-id <id>              the app id in the probes (a receiver that picks secrets per app needs it)
+  --timeout <ms>             the acknowledgement limit; default 30000 (the service's)
+  --json                     print the findings as JSON
+
+Exit codes: 0 nothing wrong found, 1 a problem found, 2 usage error.
+
+Example:
+  ringhook doctor --url https://example.com/webhooks --secret whsec_...`
+
+const FLAGS = {
+  url: { type: 'string' },
+  secret: { type: 'string' },
+  'previous-secret': { type: 'string' },
+  'app-id': { type: 'string' },
+  timeout: { type: 'string' },
+  json: { type: 'boolean' },
+} as const
+
+export async function doctor(args: string[], io: Io): Promise<number> {
+  const parsed = parseCommand(args, FLAGS, doctorHelp, io)
+  if (parsed === null) return EXIT.ok
+  const { url, secret, json } = parsed.values
+  if (parsed.positionals.length > 0) throw new UsageError(`Unexpected arguments: ${parsed.positionals.join(' ')}`)
+  if (!url || !URL.canParse(url)) throw new UsageError('--url is required, and must be a URL.')
+  if (!secret) throw new UsageError('--secret is required.')
+  const ackLimitMs = parseNumber(parsed.values.timeout, '--timeout')
+  const report = await runDoctor({
+    url,
+    secret,
+    ...(parsed.values['previous-secret'] ? { previousSecret: parsed.values['previous-secret'] } : {}),
+    ...(parsed.values['app-id'] ? { appId: parsed.values['app-id'] } : {}),
+    ...(ackLimitMs ? { ackLimitMs } : {}),
+  })
+  io.out(json ? JSON.stringify(report, null, 2) : formatReport(report))
+  return report.ok ? EXIT.ok : EXIT.rejected
+}

@@ -1,0 +1,26 @@
+// The objects and log entries of the control API (CONTROL-API.md): what `/_sim/` answers and
+// `/_sim/events` streams. Types only, defined once in the simulator's own modules; a client of the
+// control API (the page of @ringhook/simulator-ui) takes them with `import type` and never loads
+// the simulator. Published as `@ringhook/testing/control-api`.
+
+export type { ApiErrorBody, UserState, VibeStep } from '@ringhook/core'
+export type {
+  DeliveryAttemptEntry,
+  DeliveryEntry,
+  DeliveryQueuedEntry,
+  DeliverySettledEntry,
+  GestureEntry,
+  LogEntry,
+  LogEntryType,
+  LogQuery,
+  LogView,
+  NotificationEntry,
+  NotificationTimeoutEntry,
+  PublicApp,
+  PublicKey,
+  RequestEntry,
+  StateChange,
+  StateEntry,
+  VibeEntry,
+} from './log.js'
+export type * from './model.js'
