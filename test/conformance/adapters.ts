@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
+import { ringhook as lambdaRinghook } from '@ringhook/aws-lambda'
 import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
 import { ringhook as honoRinghook } from '@ringhook/hono'
@@ -9,6 +10,7 @@ import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
 import { Hono } from 'hono'
+import { type LambdaTrigger, lambdaShim } from './lambda-shim.js'
 
 /** A running server with a receiver mounted; `url` is where webhooks are posted. */
 export interface Mounted {
@@ -59,4 +61,8 @@ export const adapters: AdapterUnderTest[] = [
     name: 'fetch handler (node-server)',
     mount: (receiver) => listen(createAdaptorServer({ fetch: receiver.fetch }) as Server),
   },
+  ...(['http-api', 'rest-api', 'alb-multi-value'] satisfies LambdaTrigger[]).map((trigger) => ({
+    name: `aws-lambda (${trigger} event shim)`,
+    mount: (receiver: Receiver) => listen(lambdaShim(lambdaRinghook(receiver), trigger)),
+  })),
 ]
