@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))
-const packages = ['core', 'node', 'express', 'hono', 'redis', 'client', 'testing', 'simulator-ui', 'aws-lambda']
+const packages = ['core', 'node', 'express', 'hono', 'redis', 'client', 'testing', 'simulator-ui', 'aws-lambda', 'h3']
 
 export default defineConfig({
   resolve: {

@@ -5,10 +5,12 @@ import { createAdaptorServer } from '@hono/node-server'
 import { ringhook as lambdaRinghook } from '@ringhook/aws-lambda'
 import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
+import { ringhook as h3Ringhook } from '@ringhook/h3'
 import { ringhook as honoRinghook } from '@ringhook/hono'
 import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
+import { H3, toNodeHandler } from 'h3'
 import { Hono } from 'hono'
 import { type LambdaTrigger, lambdaShim } from './lambda-shim.js'
 
@@ -60,6 +62,10 @@ export const adapters: AdapterUnderTest[] = [
   {
     name: 'fetch handler (node-server)',
     mount: (receiver) => listen(createAdaptorServer({ fetch: receiver.fetch }) as Server),
+  },
+  {
+    name: 'h3 2 (node adapter)',
+    mount: (receiver) => listen(createServer(toNodeHandler(new H3().all('/webhooks', h3Ringhook(receiver))))),
   },
   ...(['http-api', 'rest-api', 'alb-multi-value'] satisfies LambdaTrigger[]).map((trigger) => ({
     name: `aws-lambda (${trigger} event shim)`,

@@ -9,7 +9,7 @@ import { signWebhook } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 
-assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda')
+assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3')
 
 const SECRET = 'whsec_example_test'
 
@@ -18,6 +18,7 @@ const examples = [
   { name: 'express', api: true },
   { name: 'hono', api: true },
   { name: 'aws-lambda', api: false },
+  { name: 'h3', api: true },
 ]
 
 async function freePort(): Promise<number> {
