@@ -11,6 +11,7 @@ import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
 import { H3, toNodeHandler } from 'h3'
+import { createApp as createH3v1App, createRouter, defineEventHandler, toNodeListener, toWebRequest } from 'h3v1'
 import { Hono } from 'hono'
 import { type LambdaTrigger, lambdaShim } from './lambda-shim.js'
 
@@ -66,6 +67,14 @@ export const adapters: AdapterUnderTest[] = [
   {
     name: 'h3 2 (node adapter)',
     mount: (receiver) => listen(createServer(toNodeHandler(new H3().all('/webhooks', h3Ringhook(receiver))))),
+  },
+  {
+    name: 'h3 1 recipe (toWebRequest)',
+    mount: (receiver) => {
+      const handler = defineEventHandler((event) => receiver.fetch(toWebRequest(event)))
+      const app = createH3v1App().use(createRouter().use('/webhooks', handler))
+      return listen(createServer(toNodeListener(app)))
+    },
   },
   ...(['http-api', 'rest-api', 'alb-multi-value'] satisfies LambdaTrigger[]).map((trigger) => ({
     name: `aws-lambda (${trigger} event shim)`,
