@@ -10,11 +10,12 @@ export type LambdaHttpEvent = APIGatewayProxyEvent | APIGatewayProxyEventV2 | AL
 type Values = Record<string, string | string[]>
 
 const isV2 = (event: LambdaHttpEvent): event is APIGatewayProxyEventV2 =>
-  typeof (event as APIGatewayProxyEventV2).requestContext?.http?.method === 'string'
+  typeof (event as APIGatewayProxyEventV2 | null)?.requestContext?.http?.method === 'string'
 
 /** The event as the core's request, or undefined when it is not an HTTP event at all. */
 export function toWebhookRequest(event: LambdaHttpEvent): WebhookRequest | undefined {
-  const method = isV2(event) ? event.requestContext.http.method : event.httpMethod
+  // Direct invocations may pass anything, null included: only an HTTP event has a method.
+  const method = isV2(event) ? event.requestContext.http.method : (event as { httpMethod?: unknown } | null)?.httpMethod
   if (typeof method !== 'string') return undefined
   // REST APIs send both maps and ALBs in multi-value mode only the second; the multi-value map is
   // the one with every value of a repeated header, so a duplicated signature header is never

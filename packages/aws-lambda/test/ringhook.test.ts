@@ -193,6 +193,7 @@ describe('events that are not HTTP requests', () => {
     const { handler } = gestureReceiver()
     const sqs = { Records: [{ messageId: '1', body: '{}' }] } as unknown as LambdaHttpEvent
     await expect(handler(sqs)).rejects.toThrow(/API Gateway \(REST or HTTP API\), a Function URL or an Application/)
+    await expect(handler(null as unknown as LambdaHttpEvent)).rejects.toThrow(/not an HTTP request/)
   })
 })
 

@@ -25,6 +25,12 @@ export function ringhook(receiver: Receiver): RinghookHandler {
     const request: WebhookRequest = req.bodyUsed
       ? { method: req.method, headers: req.headers, rawBody: null, bodyAlreadyParsed: BODY_CONSUMED_FIX }
       : { method: req.method, headers: req.headers, rawBody: req }
-    return receiver.handle(request, { waitUntil: (promise) => event.waitUntil(promise) }).then(toFetchResponse)
+    return receiver.handle(request, { waitUntil: (promise) => event.waitUntil(promise) }).then((result) => {
+      const response = toFetchResponse(result)
+      // On Node, a body the receiver stopped reading (too large, too slow) may still be arriving:
+      // close the connection after the answer, or Node keeps the socket open for the rest of it.
+      if (event.runtime?.node?.req.complete === false) response.headers.set('connection', 'close')
+      return response
+    })
   }
 }
