@@ -3,7 +3,19 @@ import { defineConfig } from 'vitest/config'
 
 const file = (path: string) => fileURLToPath(new URL(`./${path}`, import.meta.url))
 const source = (name: string) => file(`packages/${name}/src/index.ts`)
-const packages = ['core', 'node', 'express', 'hono', 'redis', 'bullmq', 'client', 'testing', 'simulator-ui']
+const packages = [
+  'core',
+  'node',
+  'express',
+  'hono',
+  'redis',
+  'bullmq',
+  'client',
+  'testing',
+  'simulator-ui',
+  'aws-lambda',
+  'h3',
+]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
   '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',

@@ -2,13 +2,19 @@ import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
+import { ringhook as lambdaRinghook } from '@ringhook/aws-lambda'
 import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
+import { ringhook as h3Ringhook } from '@ringhook/h3'
 import { ringhook as honoRinghook } from '@ringhook/hono'
 import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
+import { H3, toNodeHandler } from 'h3'
+import { createApp as createH3v1App, createRouter, toNodeListener } from 'h3v1'
 import { Hono } from 'hono'
+import { h3v1Recipe } from '../h3-v1/recipe.js'
+import { type LambdaTrigger, lambdaShim } from './lambda-shim.js'
 
 /** A running server with a receiver mounted; `url` is where webhooks are posted. */
 export interface Mounted {
@@ -22,6 +28,11 @@ export interface Mounted {
 export interface AdapterUnderTest {
   name: string
   mount(receiver: Receiver): Promise<Mounted>
+  /**
+   * `'gateway'` when a gateway in front reads the HTTP body and invokes ringhook with all of it
+   * (AWS Lambda): hang-ups, trickling and endless bodies are the gateway's to handle, not ringhook's.
+   */
+  transport?: 'gateway'
 }
 
 /** Listens on an ephemeral port of 127.0.0.1 and returns the webhook URL. */
@@ -62,4 +73,20 @@ export const adapters: AdapterUnderTest[] = [
     name: 'fetch handler (node-server)',
     mount: (receiver) => listen(createAdaptorServer({ fetch: receiver.fetch }) as Server),
   },
+  {
+    name: 'h3 2 (node adapter)',
+    mount: (receiver) => listen(createServer(toNodeHandler(new H3().all('/webhooks', h3Ringhook(receiver))))),
+  },
+  {
+    name: 'h3 1 recipe',
+    mount: (receiver) => {
+      const app = createH3v1App().use(createRouter().use('/webhooks', h3v1Recipe(receiver)))
+      return listen(createServer(toNodeListener(app)))
+    },
+  },
+  ...(['http-api', 'rest-api', 'alb-multi-value'] satisfies LambdaTrigger[]).map((trigger) => ({
+    name: `aws-lambda (${trigger} event shim)`,
+    mount: (receiver: Receiver) => listen(lambdaShim(lambdaRinghook(receiver), trigger)),
+    transport: 'gateway' as const,
+  })),
 ]

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 
-assertBuilt('core', 'node', 'express', 'hono')
+assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
@@ -21,6 +21,8 @@ const examples = [
   { name: 'node-http', api: false },
   { name: 'express', api: true },
   { name: 'hono', api: true },
+  { name: 'aws-lambda', api: false },
+  { name: 'h3', api: true },
 ]
 
 async function freePort(): Promise<number> {

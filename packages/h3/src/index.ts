@@ -1,0 +1,1 @@
+export { type RinghookHandler, ringhook } from './ringhook.js'
