@@ -90,7 +90,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     handle,
     fetch: (request, ...context) => handle(fromFetchRequest(request), hooksFromArgs(context)).then(toFetchResponse),
-    close: (closeOptions) => lifecycle.close(resolved.logger, closeOptions),
+    close: async (closeOptions) => {
+      const result = await lifecycle.close(resolved.logger, closeOptions)
+      pipeline.flushLogs()
+      return result
+    },
   }
   return receiver
 }
