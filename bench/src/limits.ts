@@ -43,7 +43,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'hand-rolled route, which costs ~20–28 µs of CPU per request inside a server against ~5 µs in the micro bench. ' +
       'It is not instructions: callgrind counts fewer instructions per request for the ringhook node server than for ' +
       'the hand-rolled one (314k against 338k, 2,000 requests over 50 connections after a warm-up). It is the memory ' +
-      "system: between two requests the server runs Node's HTTP code, so ringhook's larger working set (10,000 dedup " +
+      "system: between two requests the server runs Node's HTTP code, so ringhook's larger working set (thousands of dedup " +
       "entries, zod's compiled parsers, more objects per delivery) misses the caches where the hand-rolled route, a " +
       'few lines with no state, does not. On this 2-core machine the load generator shares the cores, so each of ' +
       'those µs comes straight off req/s and p99; on a server with its own cores the same CPU per request is 1.13–1.25×.',

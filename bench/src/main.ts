@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { DEFAULT_MEMORY_STORE_BYTES } from '@ringhook/core'
 import { bundleChildren } from './bundle.js'
 import { runHttp } from './http/run.js'
 import { limitsFor } from './limits.js'
@@ -17,7 +18,6 @@ import { type Results, toMarkdown } from './report.js'
 import { systemInfo } from './system.js'
 import { httpTargets, memoryTargets, microTargets } from './targets.js'
 
-const DEFAULT_MAX_ENTRIES = 10_000
 const started = performance.now()
 const log = (line: string): void => console.log(line)
 const options = parseOptions(process.argv.slice(2))
@@ -48,7 +48,7 @@ if (options.sections.has('memory')) {
   log(`Memory: ${options.memory.ids.toLocaleString('en-US')} ids through the memory store`)
   results.growth = await runStoreGrowth(children.storeGrowth, options.memory.ids)
   results.stores = await runStoreThroughput(options.memory.throughputMs, options.memory.concurrency)
-  results.targets.push(...memoryTargets(results.growth, DEFAULT_MAX_ENTRIES))
+  results.targets.push(...memoryTargets(results.growth, DEFAULT_MEMORY_STORE_BYTES))
 }
 
 if (options.sections.has('queue')) {

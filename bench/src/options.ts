@@ -29,7 +29,7 @@ const FULL = {
 const QUICK = {
   micro: { warmupMs: 150, rounds: 3, roundMs: 100 },
   http: { runs: 1, durationS: 1, warmupS: 0.3, connections: 50 },
-  memory: { ids: 200_000, throughputMs: 300, concurrency: 50 },
+  memory: { ids: 300_000, throughputMs: 300, concurrency: 50 },
   queue: { jobs: 300, concurrency: 10 },
 }
 

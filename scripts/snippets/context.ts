@@ -4,7 +4,7 @@
 import type { Server } from 'node:http'
 import type { EvalClient, EventQueue, RinghookWorker } from '@ringhook/bullmq'
 import type { RinghookClient } from '@ringhook/client'
-import type { HandlerContext, Receiver } from '@ringhook/core'
+import type { HandlerContext, Receiver, WebhookEvent } from '@ringhook/core'
 import type { expect as vitestExpect } from 'vitest'
 
 /** A receiver from `createReceiver()`. */
@@ -42,3 +42,5 @@ export declare const worker: RinghookWorker
 export declare const redis: EvalClient
 /** The app's own code that stores a notification's answer. */
 export declare function saveAnswer(eventId: string, response: string, idempotencyKey?: string): Promise<void>
+/** A verified webhook event, as a handler gets it. */
+export declare const event: WebhookEvent

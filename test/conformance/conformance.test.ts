@@ -1,5 +1,7 @@
 import {
+  createMemoryStore,
   createReceiver,
+  MAX_DEDUP_KEY_LENGTH,
   type Receiver,
   type ReceiverOptions,
   type RinghookError,
@@ -308,6 +310,66 @@ describe.each(adapters)('conformance: $name', (adapter) => {
     await post(url, await signed(responded('evt_42')))
     await post(url, await signed(responded('evt_42')))
     expect(seen).toHaveLength(1)
+  })
+
+  it('answers a gesture carrying the event_id of an earlier notification response with its own vibe', async () => {
+    const { receiver } = recordingReceiver()
+    receiver.on('gesture', () => vibe('pulse'))
+    const url = await mount(receiver)
+    expect((await post(url, await signed(responded('evt_shared')))).status).toBe(200)
+    const response = await post(url, await signed(gesture({ data: { event_id: 'evt_shared' } })))
+    expect(response.headers.get('x-ringhook-duplicate')).toBeNull()
+    expect(response.body).toEqual({ success: true, vibe: { sequence: [{ type: 'pulse' }] } })
+  })
+
+  it("never answers one user's gesture with another user's vibe", async () => {
+    const { receiver, seen } = recordingReceiver()
+    receiver.on('gesture', (event) => vibe('tap').message(`for ${event.user_app_id}`))
+    const url = await mount(receiver)
+    const same = { timestamp: new Date(NOW_MS).toISOString(), data: { event_id: 'evt_same' } }
+    const ada = await post(url, await signed(gesture({ ...same, user_app_id: 'ada' })))
+    const bob = await post(url, await signed(gesture({ ...same, user_app_id: 'bob' })))
+    expect(ada.body).toMatchObject({ vibe: { message: 'for ada' } })
+    expect(bob.body).toMatchObject({ vibe: { message: 'for bob' } })
+    expect(seen).toHaveLength(2)
+  })
+
+  it('remembers a delivery with a long event_id under a key of bounded size', async () => {
+    const keys: string[] = []
+    const store = createMemoryStore()
+    const { receiver, seen } = recordingReceiver({
+      store: {
+        claim: (key, ttl) => {
+          keys.push(key)
+          return store.claim(key, ttl)
+        },
+        complete: (...args) => store.complete(...args),
+        release: (...args) => store.release(...args),
+      },
+    })
+    const url = await mount(receiver)
+    const long = responded(`evt_${'x'.repeat(3500)}`)
+    expect((await post(url, await signed(long))).status).toBe(200)
+    const replay = await post(url, await signed(long, { timestamp: NOW_S + 60 }))
+    expect(replay.headers.get('x-ringhook-duplicate')).toBe('true')
+    expect(seen).toHaveLength(1)
+    for (const key of keys) expect(key.length).toBeLessThanOrEqual(MAX_DEDUP_KEY_LENGTH)
+  })
+
+  it('drops __proto__ keys however the JSON spells them', async () => {
+    const { receiver } = recordingReceiver()
+    const owned: boolean[] = []
+    receiver.onAny((event) => {
+      const record = event as Record<string, unknown>
+      owned.push(Object.hasOwn(record, '__proto__'), Object.hasOwn(record.data as object, '__proto__'))
+    })
+    const url = await mount(receiver)
+    const text = JSON.stringify(gesture({ data: { marker: 1 } }))
+      .replace('"data":{', '"data":{"_\\u005f\\u0070roto\\u005F_":{"polluted":true},')
+      .replace('{"event"', '{"\\u005f_proto__":{"isAdmin":true},"event"')
+    expect(text).toContain('\\u005f_proto__')
+    expect((await post(url, await signed(text))).status).toBe(200)
+    expect(owned).toEqual([false, false])
   })
 
   it('answers 500 when a handler throws, and lets the retry run it again', async () => {

@@ -89,6 +89,15 @@ async function mountOn(
   return { url: mounted.url, lines: logger.lines, errors }
 }
 
+/** Like `mountOn`, and hands back the receiver too. */
+async function mountWithReceiver(adapter: AdapterUnderTest) {
+  const logger = recordingLogger()
+  const receiver = createReceiver({ secret: SECRET, now: () => NOW_MS, logger, ...TIMING })
+  const mounted = await adapter.mount(receiver)
+  servers.push(mounted)
+  return { url: mounted.url, lines: logger.lines, receiver }
+}
+
 // The process survives: nothing escapes as an uncaught exception or unhandled rejection.
 const watch = watchProcess()
 beforeAll(() => watch.start())
@@ -125,6 +134,33 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
       expect(succeeded).toBe(1)
       expect(errors.map((e) => e.code)).toEqual(['handler_error'])
       record(task, `Handler ${name} on the first attempt`, `${arrows(statuses)}; handled once`)
+    })
+
+    it('a handler that rejects later while one registered after it throws at once: 500, both reported, then handled once', async ({
+      task,
+    }) => {
+      let attempts = 0
+      let succeeded = 0
+      const { url, errors } = await mount((receiver) =>
+        receiver
+          .on('app.installed', async () => {
+            await sleep(30)
+            if (attempts === 1) throw new Error('rejects later')
+            succeeded++
+          })
+          .on('app.installed', () => {
+            if (++attempts === 1) throw new Error('throws at once')
+          }),
+      )
+      const statuses = await service(url, lifecycle('app.installed'))
+      expect(statuses).toEqual([500, 200])
+      expect(succeeded).toBe(1)
+      expect(errors.map((e) => (e.cause as Error).message)).toEqual(['rejects later', 'throws at once'])
+      record(
+        task,
+        'Two handlers: one rejects later, the next throws at once (first attempt)',
+        `${arrows(statuses)}; both failures to onError, no rejection unobserved; handled once`,
+      )
     })
 
     it('a handler that always throws: 500 on every attempt, each reported to onError', async ({ task }) => {
@@ -284,6 +320,48 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
       )
     })
 
+    it('full of deliveries inside their window: 503 store_full, none forgotten, the retry handled once there is room', async ({
+      task,
+    }) => {
+      let calls = 0
+      // The store's own clock, moved by the test: filling it cannot race its entries' expiry.
+      let storeNow = 0
+      const { url, lines } = await mount(
+        (receiver) =>
+          receiver.on('app.activated', () => {
+            calls++
+          }),
+        { store: createMemoryStore({ maxBytes: 16 * 1024, now: () => storeNow }) },
+      )
+      let last = lifecycle('app.activated')
+      let refused = await post(url, await signed(last))
+      for (let i = 0; i < 200 && refused.status === 200; i++) {
+        const next = lifecycle('app.activated')
+        refused = await post(url, await signed(next))
+        if (refused.status === 200) last = next
+      }
+      const handledBefore = calls
+      const copy = await post(url, await signed(last, { timestamp: NOW_S + 9 }))
+      const latecomer = lifecycle('app.activated')
+      const first = await post(url, await signed(latecomer))
+      storeNow += 16 * 60_000 // the stored deliveries' 15-minute window passes
+      const rest = await service(url, latecomer)
+      expect(refused.status).toBe(503)
+      expect(refused.headers.get('retry-after')).toBe('1')
+      expect(refused.body).toMatchObject({ error: { code: 'store_full' } })
+      expect(lines.some((l) => l.level === 'warn' && /maxBytes/.test(l.message ?? ''))).toBe(true)
+      expect(copy.status).toBe(200)
+      expect(copy.headers.get('x-ringhook-duplicate')).toBe('true')
+      expect(first.status).toBe(503)
+      expect(rest).toEqual([200])
+      expect(calls).toBe(handledBefore + 1)
+      record(
+        task,
+        'Memory store full of deliveries still inside their window (16 KiB budget)',
+        `503 \`store_full\` + Retry-After, warning naming \`maxBytes\`; a copy of a stored delivery: 200 from the store; a new delivery: ${arrows([first.status, ...rest])} once the window has passed; nothing handled twice`,
+      )
+    })
+
     it('failing to record completion: 200 (the work is done), error reported', async ({ task }) => {
       let calls = 0
       const { url, errors } = await mount(
@@ -327,6 +405,27 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
         task,
         'Handler fails and the store cannot release the claim',
         `${arrows(statuses)}; handled once, after the claim lapsed`,
+      )
+    })
+  })
+
+  describe('logs', () => {
+    it('a flood of forged requests: at most 10 warnings, the rest counted in one line', async ({ task }) => {
+      const { url, lines, receiver } = await mountWithReceiver(adapter)
+      const forged = await signed(gesture(), { secret: 'whsec_forged' })
+      const statuses = new Set<number>()
+      for (let i = 0; i < 300; i++) statuses.add((await post(url, forged)).status)
+      await receiver.close({ timeoutMs: 0 })
+      const warnings = lines.filter((l) => l.level === 'warn' && l.fields.code === 'unauthorized')
+      const summary = lines.find((l) => l.fields.suppressed !== undefined)
+      expect([...statuses]).toEqual([401])
+      expect(warnings).toHaveLength(10)
+      expect(summary?.fields).toMatchObject({ suppressed: { unauthorized: 290 }, total: 290 })
+      const bytes = lines.reduce((sum, line) => sum + JSON.stringify(line).length, 0)
+      record(
+        task,
+        '300 forged requests (wrong secret)',
+        `401 ×300; ${lines.length} log lines (${bytes} bytes): 10 warnings, then one line counting the 290 held back`,
       )
     })
   })

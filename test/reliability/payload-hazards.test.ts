@@ -65,6 +65,12 @@ describe('prototype pollution', () => {
       gestureText('"constructor":{"prototype":{"x":"constructor"}}', 'ctor'),
       gestureText('"list":[{"__proto__":{"polluted":"array"}}]', 'list'),
       '{"event":"slot.future","__proto__":{"isAdmin":true},"nested":{"__proto__":{"polluted":"unknown"}}}',
+      // The same keys spelled with JSON escapes, which JSON.parse decodes to `__proto__`.
+      gestureText('"\\u005f_proto__":{"isAdmin":true}', 'escaped'),
+      gestureText(
+        '"nested":{"\\u005F\\u005F\\u0070\\u0072\\u006F\\u0074\\u006F\\u005F\\u005F":{"polluted":"all"}}',
+        'all',
+      ),
     ]
     try {
       for (const body of bodies) expect((await post(url, await signed(body))).status).toBe(200)
@@ -81,7 +87,7 @@ describe('prototype pollution', () => {
     observe(
       {
         table: 'inputs',
-        row: '`__proto__` (top level, in `data`, nested, in arrays, unknown events) and `constructor.prototype` keys, then a naive deep merge in the handler',
+        row: '`__proto__` (top level, in `data`, nested, in arrays, unknown events; also spelled with JSON escapes, `\\u005f_proto__`) and `constructor.prototype` keys, then a naive deep merge in the handler',
         column: 'result',
         value: '200; no prototype changed; no `__proto__` key reaches a handler',
       },

@@ -216,9 +216,7 @@ describe('safe defaults', () => {
     ['an empty secret', { secret: '' }],
     ['an empty secret list', { secret: [] }],
   ])('refuses %s instead of switching a check off', (_name, override) => {
-    expect(() => createReceiver({ secret: 'whsec_defaults', ...override })).toThrow(
-      expect.objectContaining({ name: expect.stringMatching(/RinghookConfigError|RangeError/) }),
-    )
+    expect(() => createReceiver({ secret: 'whsec_defaults', ...override })).toThrow(RinghookConfigError)
   })
 
   it('reports configuration errors as RinghookConfigError', () => {

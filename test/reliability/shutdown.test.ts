@@ -12,6 +12,7 @@ import {
   type DedupStore,
   type Receiver,
   type ReceiverOptions,
+  RinghookConfigError,
   signWebhook,
 } from '@ringhook/core'
 import { closeGracefully } from '@ringhook/node'
@@ -205,7 +206,7 @@ describe('receiver.close() contract', () => {
       expect(response.status).toBe(503)
       expect(response.headers['retry-after']).toBe('1')
     }
-    await expect(receiver.close({ timeoutMs: -1 })).rejects.toThrow(RangeError)
+    await expect(receiver.close({ timeoutMs: -1 })).rejects.toThrow(RinghookConfigError)
   })
 })
 

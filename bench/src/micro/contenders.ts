@@ -1,5 +1,5 @@
 import { Webhooks } from '@octokit/webhooks'
-import { createReceiver, silentLogger, verifyWebhook } from '@ringhook/core'
+import { createMemoryStore, createReceiver, silentLogger, verifyWebhook } from '@ringhook/core'
 import { Webhook } from 'standardwebhooks'
 import Stripe from 'stripe'
 import { handRolledVerify, isAuthentic } from '../baseline.js'
@@ -16,8 +16,10 @@ import {
 import type { Contender, Operation } from './harness.js'
 
 /**
- * Deliveries each contender cycles through. Larger than the memory store's 10 000 entries, so by
- * the time a delivery comes round again the store has forgotten it and dedup never short-circuits.
+ * Deliveries each contender cycles through. The receiver's memory store keeps each for 15 minutes
+ * of its own clock, which advances 60 ms a reading (two readings a delivery): by the time a
+ * delivery comes round again (16,384 × 120 ms, 33 minutes) it has expired, so dedup never
+ * short-circuits.
  */
 const POOL_SIZE = 16_384
 
@@ -77,7 +79,14 @@ export const microContenders: readonly Contender[] = [
     }
   }),
   contender(RINGHOOK_HANDLE, () => {
-    const receiver = createReceiver({ secret: SECRET, logger: silentLogger })
+    let storeClock = 0
+    const store = createMemoryStore({
+      now: () => {
+        storeClock += 60
+        return storeClock
+      },
+    })
+    const receiver = createReceiver({ secret: SECRET, logger: silentLogger, store })
     receiver.on('notification.responded', count(RINGHOOK_HANDLE))
     const next = signedPool(ringHeaders)
     return () => {

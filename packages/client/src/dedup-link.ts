@@ -1,4 +1,4 @@
-import { type DedupKeyFn, type DedupStore, defaultDedupKey, type Logger, type WebhookEvent } from '@ringhook/core'
+import { type DedupKeyFn, type DedupStore, dedupKeyFor, type Logger, type WebhookEvent } from '@ringhook/core'
 
 /** Links the client to a webhook receiver's dedup store; see "Exactly once across channels" in the README. */
 export interface DedupLinkOptions {
@@ -38,7 +38,6 @@ export interface ResponseLink {
 
 export function createResponseLink(options: DedupLinkOptions, logger: Logger): ResponseLink {
   const ttl = options.completedTtlMs ?? 15 * 60_000
-  const keyOf = options.key ?? defaultDedupKey
   const known = new Map<string, { appId: string; userAppId: string }>()
   return {
     remember(eventId, appId, userAppId) {
@@ -56,9 +55,15 @@ export function createResponseLink(options: DedupLinkOptions, logger: Logger): R
         timestamp: respondedAt,
         data: { event_id: eventId, response },
       } as WebhookEvent
-      const key = keyOf(event)
+      // The receiver's own derivation, so both name this delivery alike.
+      const key = dedupKeyFor(event, options.key)
       try {
         const claim = await options.store.claim(key, CLAIM_TTL_MS)
+        if (claim.state === 'full') {
+          // Not marked: the webhook's own claim decides, and a full store answers it 503 until there is room.
+          logger.warn({ event_id: eventId }, 'The dedup store is full: could not mark a response handled')
+          return false
+        }
         if (claim.state !== 'claimed') return true
         await options.store.complete(key, claim.token, ACK, ttl)
         return false

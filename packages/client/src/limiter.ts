@@ -1,4 +1,4 @@
-import { RATE_LIMITS } from '@ringhook/core'
+import { RATE_LIMITS, RinghookConfigError } from '@ringhook/core'
 import { type Clock, systemClock } from './clock.js'
 import { RateLimitedError } from './errors.js'
 
@@ -67,7 +67,7 @@ export function createRateLimiter(options: RateLimitOptions = {}): RateLimiter {
   const userRule = options.vibesPerUser === undefined ? RATE_LIMITS.vibesPerUser : options.vibesPerUser
   for (const rule of [keyRule, userRule]) {
     if (rule && !(rule.limit >= 1 && rule.windowMs > 0))
-      throw new RangeError('A limit needs limit >= 1 and windowMs > 0')
+      throw new RinghookConfigError('A rate limit needs limit >= 1 and windowMs > 0')
   }
   const keyWindow = keyRule ? new SlidingWindow(keyRule) : undefined
   const users = new Map<string, SlidingWindow>()

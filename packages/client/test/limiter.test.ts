@@ -1,3 +1,4 @@
+import { RinghookConfigError } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { createRateLimiter, RateLimitedError } from '../src/index.js'
 import { ALICE, APP, fakeClock, useWorld } from './world.js'
@@ -61,7 +62,7 @@ describe('createRateLimiter', () => {
   it('can turn either limit off, and refuses nonsense', async () => {
     const limiter = createRateLimiter({ clock: fakeClock(), mode: 'fail', requestsPerKey: false, vibesPerUser: false })
     for (let i = 0; i < 500; i++) await limiter.acquire('u')
-    expect(() => createRateLimiter({ requestsPerKey: { limit: 0, windowMs: 1 } })).toThrow(RangeError)
+    expect(() => createRateLimiter({ requestsPerKey: { limit: 0, windowMs: 1 } })).toThrow(RinghookConfigError)
   })
 })
 

@@ -18,6 +18,8 @@ export const ERRORS = {
   delivery_in_progress: { status: 409, message: 'This delivery is being processed; retry later.' },
   secret_unavailable: { status: 503, message: 'The webhook secret could not be loaded; retry later.' },
   store_unavailable: { status: 503, message: 'Deduplication is unavailable; retry later.' },
+  // Every entry is still inside its dedup window: forgetting one could handle a delivery twice.
+  store_full: { status: 503, message: 'Deduplication is at capacity; retry later.' },
   handler_error: { status: 500, message: 'The webhook handler failed; retry later.' },
   deadline_exceeded: { status: 503, message: 'The webhook handler did not finish in time; retry later.' },
   // After `receiver.close()`: the service retries, reaching another instance or this one restarted.

@@ -1,7 +1,12 @@
 export { constantTimeEqual, fromHex, toBytes, toHex } from './crypto/bytes.js'
 export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
-export { type DedupKeyFn, defaultDedupKey } from './dedup/key.js'
-export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from './dedup/memory-store.js'
+export { type DedupKeyFn, dedupKeyFor, defaultDedupKey, MAX_DEDUP_KEY_LENGTH } from './dedup/key.js'
+export {
+  createMemoryStore,
+  DEFAULT_MEMORY_STORE_BYTES,
+  type MemoryStore,
+  type MemoryStoreOptions,
+} from './dedup/memory-store.js'
 export type { ClaimResult, DedupStore, DedupWindows, StoredReply } from './dedup/store.js'
 export { ERRORS, type ErrorCode, type ErrorPhase, RinghookConfigError, RinghookError } from './errors.js'
 export { consoleLogger, type LogFn, type Logger, silentLogger } from './logger.js'

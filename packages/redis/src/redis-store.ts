@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { type ClaimResult, type DedupStore, RinghookConfigError, type StoredReply } from '@ringhook/core'
 import { isScriptClient, type RedisScriptClient, runScript } from './client.js'
 import { RedisStoreError } from './errors.js'
-import { CLAIM, COMPLETE, RELEASE, type RedisScript } from './scripts.js'
+import { CLAIM, COMPLETE, HOLD, RELEASE, type RedisScript } from './scripts.js'
 import { withTimeout } from './timeout.js'
 
 export interface RedisStoreOptions {
@@ -47,7 +47,14 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
   return {
     async claim(key, inFlightTtlMs): Promise<ClaimResult> {
       const token = randomUUID()
-      const pending = run(CLAIM, key, [token, milliseconds(inFlightTtlMs)]).then((reply) => toClaim(reply, token))
+      const pending = run(CLAIM, key, [token, milliseconds(inFlightTtlMs)]).then(
+        (reply) => toClaim(reply, token),
+        // At maxmemory under `noeviction` Redis refuses the write: no room, and nothing forgotten.
+        (error: unknown): ClaimResult => {
+          if (isOutOfMemory(error)) return { state: 'full' }
+          throw error
+        },
+      )
       try {
         return await withTimeout(pending, timeoutMs, 'claim')
       } catch (error) {
@@ -60,7 +67,16 @@ export function createRedisStore(options: RedisStoreOptions): RedisStore {
     },
     async complete(key, token, reply: StoredReply, ttlMs) {
       const args = [token, String(reply.status), reply.body, milliseconds(ttlMs)]
-      await withTimeout(run(COMPLETE, key, args), timeoutMs, 'complete')
+      const completed = run(COMPLETE, key, args).catch(async (error: unknown) => {
+        if (!isOutOfMemory(error)) throw error
+        // No room for the reply: the claim is kept for the whole ttl instead, so that copies are
+        // answered 409 rather than handled again; the receiver still reports the failure.
+        await run(HOLD, key, [token, milliseconds(ttlMs)])
+        throw new RedisStoreError('complete', 'Redis is at maxmemory: the delivery is held, without its reply', {
+          cause: error,
+        })
+      })
+      await withTimeout(completed, timeoutMs, 'complete')
     },
     release,
   }
@@ -80,6 +96,9 @@ function resolve(options: RedisStoreOptions) {
   }
   return { client: options.client, prefix, timeoutMs }
 }
+
+/** Redis' refusal of a write at `maxmemory` (`OOM command not allowed ...`), raw or from inside a script. */
+const isOutOfMemory = (error: unknown): boolean => error instanceof Error && /\bOOM\b/.test(error.message)
 
 /** A ttl as Redis' PEXPIRE takes it: a positive whole number of milliseconds. */
 const milliseconds = (ms: number): string => String(Math.max(1, Math.ceil(ms)))

@@ -41,3 +41,14 @@ export const RELEASE = script(
   `if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
 return redis.call('DEL', KEYS[1])`,
 )
+
+/**
+ * ARGV: token, ttl (ms). Acts only while the token owns the key. Keeps a claim for `ttl` without
+ * storing anything: when Redis is out of memory, `complete` falls back to this, since PEXPIRE
+ * needs no memory and is allowed where HSET is refused.
+ */
+export const HOLD = script(
+  'hold',
+  `if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end
+return redis.call('PEXPIRE', KEYS[1], ARGV[2])`,
+)

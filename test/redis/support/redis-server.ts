@@ -25,10 +25,10 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts redis-server on a free port. Its append-only file is synced on every write, so what
+ * Starts redis-server on a free port, with `extraArgs` last on its command line (they win). Its append-only file is synced on every write, so what
  * Redis acknowledged survives a kill, as on a production Redis with persistence.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(extraArgs: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort()
   const dir = await mkdtemp(join(tmpdir(), 'ringhook-redis-'))
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir]
@@ -36,7 +36,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   let child: ChildProcess | undefined
 
   const start = async () => {
-    const server = spawn('redis-server', [...args, ...persistence], { stdio: ['ignore', 'pipe', 'pipe'] })
+    const server = spawn('redis-server', [...args, ...persistence, ...extraArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
     child = server
     await ready(server, port)
   }

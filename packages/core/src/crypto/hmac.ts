@@ -1,3 +1,4 @@
+import { builtin } from './builtin.js'
 import { constantTimeEqual } from './bytes.js'
 
 /**
@@ -46,17 +47,6 @@ interface NodeBuffer extends Uint8Array {
 const encoder = new TextEncoder()
 // Secrets are few and long-lived; a resolver serving many apps refills the cache as it goes.
 const MAX_CACHED_KEYS = 64
-
-function builtin<T>(id: string, probe: keyof T): T | undefined {
-  // getBuiltinModule (Node >= 20.16, Bun, Deno 2) keeps `node:` imports out of the bundle.
-  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process
-  try {
-    const mod = proc?.getBuiltinModule?.(id) as T | undefined
-    return typeof mod?.[probe] === 'function' ? mod : undefined
-  } catch {
-    return undefined
-  }
-}
 
 function nodeEngine(crypto: NodeCrypto): HmacEngine {
   const buffer = builtin<{ Buffer: NodeBufferClass }>('node:buffer', 'Buffer')?.Buffer

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createMemoryStore } from './memory-store.js'
+import { RinghookConfigError } from '../errors.js'
+import { createMemoryStore, type MemoryStoreOptions } from './memory-store.js'
 
 const reply = { status: 200, body: '{"ok":true}' }
 
@@ -60,28 +61,47 @@ describe('createMemoryStore', () => {
     expect((await store.claim('k', 1000)).state).toBe('claimed')
   })
 
-  it('never holds more than maxEntries, dropping the oldest', async () => {
-    const store = createMemoryStore({ maxEntries: 100 })
-    for (let i = 0; i < 1000; i++) await store.claim(`k${i}`, 60_000)
-    expect(store.size).toBe(100)
-    expect((await store.claim('k999', 1000)).state).toBe('in_flight')
-    expect((await store.claim('k0', 1000)).state).toBe('claimed')
+  it('keeps a delivery through a burst of 20 000 others inside its window', () => {
+    const time = clock()
+    const store = createMemoryStore({ now: time.now })
+    const first = store.claim('replayed', 15_000)
+    if (first.state !== 'claimed') throw new Error('unreachable')
+    store.complete('replayed', first.token, reply, 15 * 60_000)
+    for (let i = 0; i < 20_000; i++) {
+      const claim = store.claim(`other-${i}`, 15_000)
+      if (claim.state === 'claimed') store.complete(`other-${i}`, claim.token, reply, 15 * 60_000)
+    }
+    time.advance(14 * 60_000)
+    expect(store.claim('replayed', 15_000)).toEqual({ state: 'completed', reply })
   })
 
-  it('evicts by claim order and keeps the bound through releases and claims of the same key', () => {
-    const store = createMemoryStore({ maxEntries: 3 })
-    const a = store.claim('a', 60_000)
-    if (a.state !== 'claimed') throw new Error('expected a claim')
-    store.release('a', a.token) // its slot is now stale
-    store.claim('a', 60_000) // claimed again: a second slot, the one that counts
-    store.claim('b', 60_000)
-    store.claim('c', 60_000) // wraps: the stale slot of the first 'a' is dropped, nothing live goes
-    expect(store.size).toBe(3)
-    expect(store.claim('a', 60_000).state).toBe('in_flight')
-    store.claim('d', 60_000) // drops the oldest live claim: 'a'
-    expect(store.size).toBe(3)
-    expect(store.claim('b', 60_000).state).toBe('in_flight')
-    expect(store.claim('a', 60_000).state).toBe('claimed')
+  it('answers full instead of forgetting a delivery still inside its ttl, and has room again once ttls pass', () => {
+    const time = clock()
+    const store = createMemoryStore({ maxBytes: 16 * 1024, now: time.now })
+    const kept: string[] = []
+    for (let i = 0; ; i++) {
+      const claim = store.claim(`k${i}`, 1000)
+      if (claim.state === 'full') break
+      if (claim.state !== 'claimed') throw new Error(`unexpected ${claim.state}`)
+      store.complete(`k${i}`, claim.token, reply, 60_000)
+      kept.push(`k${i}`)
+    }
+    expect(kept.length).toBeGreaterThan(10)
+    expect(store.bytes).toBeLessThanOrEqual(store.maxBytes)
+    expect(store.claim('late', 1000)).toEqual({ state: 'full' })
+    for (const key of kept) expect(store.claim(key, 1000)).toEqual({ state: 'completed', reply })
+    time.advance(60_000)
+    expect(store.claim('late', 1000).state).toBe('claimed')
+    expect(store.claim(kept[0] as string, 1000).state).toBe('claimed')
+  })
+
+  it('charges a key by its length, so a budget bounds long keys too', () => {
+    const store = createMemoryStore({ maxBytes: 64 * 1024 })
+    let held = 0
+    while (store.claim(`${'k'.repeat(8_000)}${held}`, 60_000).state === 'claimed') held++
+    expect(held).toBeGreaterThan(0)
+    expect(held).toBeLessThan(8)
+    expect(store.bytes).toBeLessThanOrEqual(store.maxBytes)
   })
 
   it('answers synchronously', () => {
@@ -92,7 +112,12 @@ describe('createMemoryStore', () => {
     expect(store.claim('k', 1000)).toEqual({ state: 'completed', reply })
   })
 
-  it.each([0, -1, 1.5, Number.NaN])('refuses maxEntries %s', (maxEntries) => {
-    expect(() => createMemoryStore({ maxEntries })).toThrow(/maxEntries/)
+  it.each([0, -1, 1.5, 1024, Number.NaN, Number.POSITIVE_INFINITY])('refuses maxBytes %s', (maxBytes) => {
+    expect(() => createMemoryStore({ maxBytes })).toThrow(RinghookConfigError)
+    expect(() => createMemoryStore({ maxBytes })).toThrow(/maxBytes/)
+  })
+
+  it('refuses the maxEntries of earlier versions, naming what replaced it', () => {
+    expect(() => createMemoryStore({ maxEntries: 100 } as MemoryStoreOptions)).toThrow(/replaced by maxBytes/)
   })
 })

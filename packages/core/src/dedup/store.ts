@@ -14,10 +14,17 @@ export type ClaimResult =
   | { state: 'in_flight' }
   /** It was processed; `reply` is what the original got. */
   | { state: 'completed'; reply: StoredReply }
+  /**
+   * The store has no room for another delivery without forgetting one that is still inside its
+   * ttl. Nothing was claimed: the receiver answers 503 `store_full` so that the service retries.
+   */
+  | { state: 'full' }
 
 /**
  * Where a receiver remembers deliveries. Implementations must make `claim` atomic: of any
  * number of concurrent claims for one key, exactly one gets `claimed`.
+ * A key stays claimed or completed until its ttl has passed: a store never forgets it sooner to
+ * make room (a forgotten key is a delivery handled twice); it answers `full` instead.
  * `complete` and `release` act only while `token` still owns the key, so an instance whose
  * claim expired cannot overwrite the work of the instance that took over.
  * Each method may answer with a promise or, for a store in this process's memory, with the value

@@ -12,6 +12,14 @@ import type { AnyHandler, ErrorHandler, Handler } from './types.js'
 export interface Receiver {
   /**
    * Registers a handler for one event or several. Gesture handlers may return a vibe.
+   *
+   * Several handlers for one event: all are started in registration order (this event's handlers,
+   * then the `onAny` ones), each even if an earlier one threw, and the answer waits for every one.
+   * If any threw or rejected, the answer is 500 `handler_error`, the claim is released so the
+   * service's retry runs them all again, and each failure goes to `onError` in registration order.
+   * Otherwise it is 200 with the first reply, in registration order, that a handler of this event
+   * returned (a warning is logged when several did).
+   *
    * @example receiver.on('gesture', (event) => vibe('tap').message(`Got ${event.gesture_type}`))
    */
   on<N extends EventName>(name: N | readonly N[], handler: Handler<N>): Receiver
@@ -90,7 +98,11 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     },
     handle,
     fetch: (request, ...context) => handle(fromFetchRequest(request), hooksFromArgs(context)).then(toFetchResponse),
-    close: (closeOptions) => lifecycle.close(resolved.logger, closeOptions),
+    close: async (closeOptions) => {
+      const result = await lifecycle.close(resolved.logger, closeOptions)
+      pipeline.flushLogs()
+      return result
+    },
   }
   return receiver
 }

@@ -4,6 +4,7 @@ import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
 import { type Attempt, type Awaitable, andThen, attempt, isThenable } from './awaitable.js'
 import type { DeliveryContext } from './context.js'
 import type { HandleHooks } from './handle.js'
+import type { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
 import type { Registry } from './registry.js'
 import { toGestureReply } from './reply.js'
@@ -15,6 +16,8 @@ export interface Delivery {
   key: string
   context: DeliveryContext
   hooks: HandleHooks
+  /** Where lines about refused deliveries go, rate-limited. */
+  refusals: LimitedLog
 }
 
 /** What the pipeline asks of the receiver's lifecycle. */
@@ -28,8 +31,12 @@ export interface PipelineState {
 const ACK: StoredReply = Object.freeze({ status: 200, body: '{"ok":true}' })
 const DUPLICATE = Object.freeze({ 'x-ringhook-duplicate': 'true' })
 const RETRY_SOON = Object.freeze({ 'retry-after': '1' })
+const STORE_FULL =
+  'The dedup store is full of deliveries still inside their dedup window: answered 503 so the service retries. ' +
+  'Give it more room: createMemoryStore({ maxBytes }) (default 40 MiB, about 100 000 deliveries), or Redis maxmemory; ' +
+  'or spread the load over instances sharing @ringhook/redis.'
 
-type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; error: RinghookError }
+type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; errors: RinghookError[] }
 
 /** Claims the delivery's key, then runs the handlers, or replays the reply a duplicate already got. */
 export function deduplicate(
@@ -67,6 +74,11 @@ function afterClaim(
   if (value.state === 'in_flight') {
     delivery.context.logger.info({}, 'Duplicate of a delivery still in progress')
     return errorResponse('delivery_in_progress', RETRY_SOON)
+  }
+  if (value.state === 'full') {
+    // Never "process anyway": a delivery handled without a claim could be handled twice.
+    delivery.refusals.write('warn', 'store_full', { code: 'store_full', delivery_key: delivery.key }, STORE_FULL)
+    return errorResponse('store_full', RETRY_SOON)
   }
   return andThen(dispatch(options, registry, state, delivery, value.token), toResponse)
 }
@@ -126,25 +138,18 @@ async function raceDeadline(
 
 /** Synchronous when every handler returned a plain value, so the common case skips the deadline timer. */
 function runHandlers(registry: Registry, delivery: Delivery): Awaitable<HandlerOutcome> {
-  let value: unknown
-  try {
-    value = registry.run(delivery.event, delivery.context)
-  } catch (error) {
-    return handlerFailed(error)
-  }
-  if (isThenable(value)) return Promise.resolve(value).then((v) => toOutcome(delivery, v), handlerFailed)
-  return toOutcome(delivery, value)
+  return andThen(registry.run(delivery.event, delivery.context), (result) =>
+    result.ok ? toOutcome(delivery, result.value) : { ok: false, errors: result.errors.map(handlerFailed) },
+  )
 }
 
-const handlerFailed = (error: unknown): HandlerOutcome => ({
-  ok: false,
-  error: new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error }),
-})
+const handlerFailed = (error: unknown): RinghookError =>
+  new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })
 
 function toOutcome(delivery: Delivery, value: unknown): HandlerOutcome {
   if (delivery.event.event !== 'gesture') return { ok: true, reply: ACK }
   const reply = toGestureReply(value)
-  if (!reply.ok) return { ok: false, error: new RinghookError('handler_error', reply.message, 'reply') }
+  if (!reply.ok) return { ok: false, errors: [new RinghookError('handler_error', reply.message, 'reply')] }
   return { ok: true, reply: { status: 200, body: JSON.stringify(reply.reply) } }
 }
 
@@ -168,7 +173,7 @@ function settle(
       )
     : undefined
   const answer = (): Awaitable<StoredReply> =>
-    outcome.ok ? outcome.reply : reportFailure(options, registry, delivery, outcome.error, phase)
+    outcome.ok ? outcome.reply : reportFailures(options, registry, delivery, outcome.errors, phase)
   return andThen(settled, (result) => {
     if (result?.ok !== false) return answer()
     const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
@@ -178,18 +183,23 @@ function settle(
   })
 }
 
-function reportFailure(
+/** Reports each handler's failure, in registration order, then answers 500. */
+function reportFailures(
   options: ResolvedOptions,
   registry: Registry,
   delivery: Delivery,
-  error: RinghookError,
+  errors: readonly RinghookError[],
   phase: 'handler' | 'after_reply',
 ): Awaitable<StoredReply> {
-  const reported =
+  const relabel = (error: RinghookError): RinghookError =>
     phase === 'after_reply'
       ? new RinghookError(error.code, error.message, 'after_reply', { cause: error.cause })
       : error
-  return andThen(report(options, registry, reported, delivery), () => HANDLER_ERROR)
+  const reported = errors.reduce<Promise<void>>(
+    (previous, error) => previous.then(() => report(options, registry, relabel(error), delivery)),
+    Promise.resolve(),
+  )
+  return reported.then(() => HANDLER_ERROR)
 }
 
 /** Logs an error and hands it to every `onError` handler; their own failures are only logged. */

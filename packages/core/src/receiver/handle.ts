@@ -1,5 +1,5 @@
+import { dedupKeyFor } from '../dedup/key.js'
 import type { ErrorCode } from '../errors.js'
-import type { Logger } from '../logger.js'
 import { parseEvent } from '../schemas/events.js'
 import { getHeader, type HeaderInput } from '../signature/headers.js'
 import { type VerifyResult, verifyNow } from '../signature/verify.js'
@@ -8,6 +8,7 @@ import { type BodyInput, type BodyResult, readBodyNow } from './body.js'
 import { DeliveryContext } from './context.js'
 import { type Delivery, deduplicate, describe, type PipelineState } from './dispatch.js'
 import { type DecodedJson, decodeJson } from './json.js'
+import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
 import type { Registry } from './registry.js'
 import { errorResponse, type WebhookResponse } from './response.js'
@@ -50,11 +51,19 @@ export class Pipeline {
   readonly #options: ResolvedOptions
   readonly #registry: Registry
   readonly #state: PipelineState
+  /** Lines about refused requests, which strangers can send at will: rate-limited. */
+  readonly #refusals: LimitedLog
 
   constructor(options: ResolvedOptions, registry: Registry, state: PipelineState) {
     this.#options = options
     this.#registry = registry
     this.#state = state
+    this.#refusals = new LimitedLog(options.logger, options.logLimit, options.now)
+  }
+
+  /** Writes the count of log lines held back by `logLimit`, if any (on close). */
+  flushLogs(): void {
+    this.#refusals.flush()
   }
 
   handle(request: WebhookRequest, hooks: HandleHooks): Awaitable<WebhookResponse> {
@@ -74,19 +83,19 @@ export class Pipeline {
 
   /** Checks what the headers alone can tell, then reads the body within the limits. */
   #receive(request: WebhookRequest, hooks: HandleHooks): Awaitable<WebhookResponse> {
-    const { logger, maxBodyBytes } = this.#options
+    const { maxBodyBytes } = this.#options
     if (request.method !== 'POST' && request.method.toUpperCase() !== 'POST') {
       return errorResponse('method_not_allowed', { allow: 'POST' })
     }
     // An app misconfiguration, not a bad delivery: say so instead of failing every signature.
     if (request.bodyAlreadyParsed) {
-      logger.error({ code: 'body_already_parsed' }, request.bodyAlreadyParsed)
+      this.#refusals.write('error', 'body_already_parsed', { code: 'body_already_parsed' }, request.bodyAlreadyParsed)
       return errorResponse('body_already_parsed')
     }
     const declared = Number(getHeader(request.headers, 'content-length') ?? Number.NaN)
-    if (declared > maxBodyBytes) return reject(logger, 'payload_too_large', { declared })
+    if (declared > maxBodyBytes) return this.#reject('payload_too_large', { declared })
     if (this.#options.requireJsonContentType && !isJson(getHeader(request.headers, 'content-type'))) {
-      return reject(logger, 'unsupported_media_type', {})
+      return this.#reject('unsupported_media_type', {})
     }
     return andThen(readBodyNow(request.rawBody, maxBodyBytes, this.#options.bodyTimeoutMs), (body) =>
       this.#authenticate(request, body, hooks),
@@ -95,14 +104,18 @@ export class Pipeline {
 
   /** Finds the secrets for this delivery and checks its timestamp and signature. */
   #authenticate(request: WebhookRequest, body: BodyResult, hooks: HandleHooks): Awaitable<WebhookResponse> {
-    const { logger } = this.#options
-    if (!body.ok) return reject(logger, body.code, {})
+    if (!body.ok) return this.#reject(body.code, {})
     // Parsed early only when a resolver needs the (untrusted) app id; reused after verification.
     const early = this.#options.resolvesPerApp ? decodeJson(body.bytes) : undefined
     const secrets = this.#secretsFor(early)
     return andThen(secrets, (found) => {
       if (!found.ok) {
-        logger.error({ err: describe(found.error) }, 'The secret resolver failed')
+        this.#refusals.write(
+          'error',
+          'secret_unavailable',
+          { err: describe(found.error) },
+          'The secret resolver failed',
+        )
         return errorResponse('secret_unavailable', { 'retry-after': '1' })
       }
       const verified = verifyNow({
@@ -132,16 +145,16 @@ export class Pipeline {
     hooks: HandleHooks,
   ): Awaitable<WebhookResponse> {
     const { logger } = this.#options
-    if (!verified.ok) return reject(logger, 'unauthorized', { reason: verified.reason }, verified.message)
+    if (!verified.ok) return this.#reject('unauthorized', { reason: verified.reason }, verified.message)
     const decoded = early ?? decodeJson(bytes)
-    if (!decoded.ok) return reject(logger, 'invalid_json', {})
+    if (!decoded.ok) return this.#reject('invalid_json', {})
     const parsed = parseEvent(decoded.value)
     if (!parsed.ok) {
       const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
-      return reject(logger, 'invalid_payload', {}, `The payload does not match the schema: ${issues}`)
+      return this.#reject('invalid_payload', {}, `The payload does not match the schema: ${issues}`)
     }
     const event = parsed.event
-    const key = this.#options.dedupKey(event)
+    const key = dedupKeyFor(event, this.#options.dedupKey)
     const eventId = (event as { data?: { event_id?: unknown } }).data?.event_id
     const context = new DeliveryContext(
       {
@@ -156,8 +169,14 @@ export class Pipeline {
     )
     // Closed while this body was read: no claim is taken, so the service's retry is processed in full.
     if (this.#state.closing) return shuttingDown()
-    const delivery: Delivery = { event, key, context, hooks }
+    const delivery: Delivery = { event, key, context, hooks, refusals: this.#refusals }
     return deduplicate(this.#options, this.#registry, this.#state, delivery)
+  }
+
+  /** Answers a refused request, and says why in the log (rate-limited: see `logLimit`). */
+  #reject(code: ErrorCode, fields: Record<string, unknown>, detail?: string): WebhookResponse {
+    this.#refusals.write('warn', code, { code, ...fields }, detail ?? `Rejected webhook: ${code}`)
+    return errorResponse(code)
   }
 }
 
@@ -166,8 +185,3 @@ export class Pipeline {
  * after this answer, so the server can stop without cutting off a request sent on it later.
  */
 const shuttingDown = (): WebhookResponse => errorResponse('shutting_down', { 'retry-after': '1', connection: 'close' })
-
-function reject(logger: Logger, code: ErrorCode, fields: Record<string, unknown>, detail?: string): WebhookResponse {
-  logger.warn({ code, ...fields }, detail ?? `Rejected webhook: ${code}`)
-  return errorResponse(code)
-}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { RinghookConfigError } from '../errors.js'
 import { silentLogger } from '../logger.js'
 import { Lifecycle } from './lifecycle.js'
 
@@ -36,6 +37,6 @@ describe('Lifecycle', () => {
   })
 
   it('refuses a timeout that is not a finite number >= 0', async () => {
-    await expect(new Lifecycle().close(silentLogger, { timeoutMs: Number.NaN })).rejects.toThrow(RangeError)
+    await expect(new Lifecycle().close(silentLogger, { timeoutMs: Number.NaN })).rejects.toThrow(RinghookConfigError)
   })
 })

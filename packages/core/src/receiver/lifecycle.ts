@@ -1,3 +1,4 @@
+import { RinghookConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
 
 /** Options of `receiver.close()`. */
@@ -48,7 +49,7 @@ export class Lifecycle {
   async close(logger: Logger, options: CloseOptions = {}): Promise<CloseResult> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
-      throw new RangeError(`timeoutMs must be a finite number >= 0, got ${String(timeoutMs)}`)
+      throw new RinghookConfigError(`close: timeoutMs must be a finite number >= 0, got ${String(timeoutMs)}`)
     }
     this.#closing = true
     logger.info({ running: this.#running }, 'Receiver closing: new deliveries are answered 503')

@@ -6,6 +6,7 @@ import { RinghookConfigError } from '../errors.js'
 import { consoleLogger, type Logger } from '../logger.js'
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../signature/headers.js'
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js'
+import { DEFAULT_LOG_LIMIT, type LogLimit } from './log-limit.js'
 
 /**
  * Picks the secrets for a delivery, for receivers that serve several apps. `appId` comes from
@@ -37,7 +38,11 @@ export interface ReceiverOptions {
   onDeadline?: 'acknowledge' | 'retry'
   /** Where deliveries are remembered. Default: a bounded in-memory store. */
   store?: DedupStore
-  /** Dedup lifetimes and key. */
+  /**
+   * Dedup lifetimes and key. `completedTtlMs` defaults to twice `toleranceSeconds` plus five
+   * minutes (15 min): longer than a delivery can arrive again, as a replay inside the tolerance
+   * on either side or as one of the service's retries (1 s, 5 s, 30 s, each attempt up to 30 s).
+   */
   dedup?: { inFlightTtlMs?: number; completedTtlMs?: number; key?: DedupKeyFn }
   /** When the store fails: `'retry'` (default) answers 503; `'process'` runs handlers undeduplicated. */
   onStoreError?: 'retry' | 'process'
@@ -45,6 +50,13 @@ export interface ReceiverOptions {
   requireJsonContentType?: boolean
   /** A pino-compatible logger. Default: warnings and errors to the console. */
   logger?: Logger
+  /**
+   * At most `lines` log lines per `intervalMs` about refused requests (forged, stale, malformed,
+   * oversized, a full store), which a stranger can send at will; the rest are counted and
+   * summed up in one line per interval. Default `{ lines: 10, intervalMs: 60_000 }`; `false`
+   * writes every one.
+   */
+  logLimit?: Partial<LogLimit> | false
   /** Clock in milliseconds; injectable for tests. */
   now?: () => number
   /** Header names, if the service is deployed under another name. */
@@ -67,6 +79,7 @@ export type ResolvedOptions = Readonly<{
   onStoreError: 'retry' | 'process'
   requireJsonContentType: boolean
   logger: Logger
+  logLimit: LogLimit
   now: () => number
   signatureHeader: string
   timestampHeader: string
@@ -92,16 +105,48 @@ function fixedSecrets(secret: ReceiverOptions['secret'] | undefined): readonly s
   return Object.freeze([...list])
 }
 
+/** The service's retry delays (1 s, 5 s, 30 s) and the 30 s each of its four attempts may take. */
+const RETRY_SCHEDULE_MS = (1 + 5 + 30 + 4 * 30) * 1000
+
+/**
+ * How long after its first arrival a delivery can arrive again: a copy signed at the far end of
+ * the tolerance window, or a retry re-signed at the end of the schedule and replayed.
+ */
+export const dedupWindowMs = (toleranceSeconds: number): number => 2 * toleranceSeconds * 1000 + RETRY_SCHEDULE_MS
+
+function logLimit(value: ReceiverOptions['logLimit']): LogLimit {
+  if (value === false) return Object.freeze({ lines: Number.POSITIVE_INFINITY, intervalMs: 1 })
+  const lines = value?.lines ?? DEFAULT_LOG_LIMIT.lines
+  if (!Number.isInteger(lines) || lines < 0)
+    throw new RinghookConfigError(`logLimit.lines must be a whole number >= 0, got ${String(lines)}`)
+  return Object.freeze({ lines, intervalMs: positive('logLimit.intervalMs', value?.intervalMs, 60_000) })
+}
+
 /** Validates options and fills in defaults. Throws {@link RinghookConfigError}. */
 export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null)
+    throw new RinghookConfigError('createReceiver needs options: createReceiver({ secret })')
   const deadlineMs = positive('deadlineMs', options.deadlineMs, 10_000)
   if (deadlineMs >= 30_000)
     throw new RinghookConfigError('deadlineMs must be under 30000: the service gives up at 30 s')
-  const staticSecrets = fixedSecrets(options?.secret)
+  const staticSecrets = fixedSecrets(options.secret)
+  const toleranceSeconds = assertTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)
+  const logger = options.logger ?? consoleLogger()
+  const completedTtlMs = positive(
+    'dedup.completedTtlMs',
+    options.dedup?.completedTtlMs,
+    dedupWindowMs(toleranceSeconds) + (300 - RETRY_SCHEDULE_MS / 1000) * 1000,
+  )
+  if (completedTtlMs < dedupWindowMs(toleranceSeconds)) {
+    logger.warn(
+      { completed_ttl_ms: completedTtlMs, window_ms: dedupWindowMs(toleranceSeconds) },
+      'dedup.completedTtlMs is shorter than a delivery can arrive again: a late replay or retry may be handled twice',
+    )
+  }
   return Object.freeze({
     secret: staticSecrets ? () => staticSecrets : (options.secret as SecretResolver),
     staticSecrets,
-    toleranceSeconds: assertTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS),
+    toleranceSeconds,
     maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, 64 * 1024),
     bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     deadlineMs,
@@ -111,11 +156,12 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     // first attempt), so a delivery whose instance died mid-handler is processed by that retry.
     inFlightTtlMs: positive('dedup.inFlightTtlMs', options.dedup?.inFlightTtlMs, deadlineMs + 5_000),
     // Covers the replay window (tolerance on both sides) and the whole retry schedule.
-    completedTtlMs: positive('dedup.completedTtlMs', options.dedup?.completedTtlMs, 15 * 60_000),
+    completedTtlMs,
     dedupKey: options.dedup?.key ?? defaultDedupKey,
     onStoreError: options.onStoreError ?? 'retry',
     requireJsonContentType: options.requireJsonContentType ?? true,
-    logger: options.logger ?? consoleLogger(),
+    logger,
+    logLimit: logLimit(options.logLimit),
     now: options.now ?? Date.now,
     signatureHeader: (options.headers?.signature ?? SIGNATURE_HEADER).toLowerCase(),
     timestampHeader: (options.headers?.timestamp ?? TIMESTAMP_HEADER).toLowerCase(),

@@ -1,5 +1,5 @@
 import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
-import { isThenable } from './awaitable.js'
+import { type Attempt, type Awaitable, andThen, attempt, isThenable } from './awaitable.js'
 import type { AnyHandler, ErrorHandler, HandlerContext } from './types.js'
 
 type StoredHandler = (event: WebhookEvent | UnknownEvent, context: HandlerContext) => unknown
@@ -33,32 +33,50 @@ export class Registry {
   }
 
   /**
-   * Runs the event's handlers, then the catch-all ones, all started at once. Resolves with the
-   * reply: the first value, in registration order, returned by a handler of this event name.
-   * Rejects with the first failure.
+   * Runs the event's handlers, then the catch-all ones, in registration order, each one even if
+   * an earlier one threw; waits for every one that returned a promise, so none is left unobserved.
+   * The handlers failed if any of them threw or rejected: every failure is returned, in
+   * registration order. Otherwise the reply is the first value, in registration order, that a
+   * handler of this event name returned.
    */
-  run(event: WebhookEvent | UnknownEvent, context: HandlerContext): unknown {
+  run(event: WebhookEvent | UnknownEvent, context: HandlerContext): Awaitable<HandlersResult> {
     const named = this.#byName.get(event.event) ?? NONE
     // The usual receiver: one handler per event and no catch-all, so nothing to gather.
-    if (named.length === 1 && this.#any.length === 0) return (named[0] as StoredHandler)(event, context)
-    const results: unknown[] = []
-    for (const handler of named) results.push(handler(event, context))
-    for (const handler of this.#any) results.push(handler(event, context))
-    if (results.some(isThenable))
-      return Promise.all(results).then((settled) => this.#reply(settled, named.length, context))
-    return this.#reply(results, named.length, context)
+    if (named.length === 1 && this.#any.length === 0)
+      return andThen(
+        attempt(() => (named[0] as StoredHandler)(event, context)),
+        alone,
+      )
+    const outcomes: Awaitable<Attempt<unknown>>[] = []
+    for (const handler of named) outcomes.push(attempt(() => handler(event, context)))
+    for (const handler of this.#any) outcomes.push(attempt(() => handler(event, context)))
+    // `attempt` turns each rejection into a value, so waiting for all of them drops none.
+    if (outcomes.some(isThenable))
+      return Promise.all(outcomes).then((settled) => this.#combine(settled, named.length, context))
+    return this.#combine(outcomes as Attempt<unknown>[], named.length, context)
   }
 
-  #reply(settled: unknown[], named: number, context: HandlerContext): unknown {
-    const replies = settled.slice(0, named).filter((value) => value !== undefined)
+  #combine(settled: readonly Attempt<unknown>[], named: number, context: HandlerContext): HandlersResult {
+    const errors: unknown[] = []
+    for (const outcome of settled) if (!outcome.ok) errors.push(outcome.error)
+    if (errors.length > 0) return { ok: false, errors }
+    const replies: unknown[] = []
+    for (const outcome of settled.slice(0, named))
+      if (outcome.ok && outcome.value !== undefined) replies.push(outcome.value)
     if (replies.length > 1) {
       context.logger.warn(
         { handlers: replies.length },
         'Several handlers returned a reply; the first registered one is sent',
       )
     }
-    return replies[0]
+    return { ok: true, value: replies[0] }
   }
 }
+
+/** What the handlers of a delivery came to: a reply (or nothing), or every failure. */
+export type HandlersResult = { ok: true; value: unknown } | { ok: false; errors: unknown[] }
+
+const alone = (outcome: Attempt<unknown>): HandlersResult =>
+  outcome.ok ? outcome : { ok: false, errors: [outcome.error] }
 
 const NONE: readonly StoredHandler[] = []

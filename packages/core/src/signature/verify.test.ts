@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { webCryptoHmac } from '../crypto/hmac.js'
+import { RinghookConfigError } from '../errors.js'
 import { signWebhook } from './sign.js'
 import { verifyWebhook } from './verify.js'
 
@@ -110,7 +111,7 @@ describe('verifyWebhook', () => {
     async (t) => {
       const valid = await signed()
       await expect(verifyWebhook({ rawBody: body, secret, now, toleranceSeconds: t, ...valid })).rejects.toThrow(
-        RangeError,
+        RinghookConfigError,
       )
     },
   )

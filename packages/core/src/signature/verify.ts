@@ -1,5 +1,6 @@
 import { constantTimeEqualHex, fromHex, isHex, toBytes } from '../crypto/bytes.js'
 import { type HmacEngine, hmacEngine } from '../crypto/hmac.js'
+import { RinghookConfigError } from '../errors.js'
 import { type Awaitable, andThen } from '../receiver/awaitable.js'
 import { SIGNATURE_PREFIX } from './headers.js'
 
@@ -40,10 +41,10 @@ export const DEFAULT_TOLERANCE_SECONDS = 300
 const SIGNATURE_LENGTH = SIGNATURE_PREFIX.length + 64
 const TIMESTAMP_PATTERN = /^\d{1,12}$/
 
-/** Throws on a tolerance that would weaken the check instead of configuring it. */
+/** Throws {@link RinghookConfigError} on a tolerance that would weaken the check instead of configuring it. */
 export function assertTolerance(seconds: number): number {
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-    throw new RangeError(`toleranceSeconds must be a finite number >= 0, got ${String(seconds)}`)
+    throw new RinghookConfigError(`toleranceSeconds must be a finite number >= 0, got ${String(seconds)}`)
   }
   return seconds
 }
