@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 
 const source = (name: string) => fileURLToPath(new URL(`./packages/${name}/src/index.ts`, import.meta.url))
 const packages = ['core', 'node', 'express', 'hono', 'redis', 'client', 'testing', 'simulator-ui']
+// The adapters for Fastify, Koa and NestJS.
+packages.push('fastify', 'koa', 'nestjs')
 
 export default defineConfig({
   resolve: {

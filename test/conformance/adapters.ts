@@ -4,10 +4,12 @@ import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
+import { ringhook as fastifyRinghook } from '@ringhook/fastify'
 import { ringhook as honoRinghook } from '@ringhook/hono'
 import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
+import Fastify from 'fastify'
 import { Hono } from 'hono'
 
 /** A running server with a receiver mounted; `url` is where webhooks are posted. */
@@ -50,6 +52,13 @@ function honoApp(receiver: Receiver): Server {
   return createAdaptorServer({ fetch: app.fetch }) as Server
 }
 
+/** Fastify listens itself, on its own server. */
+async function fastifyApp(receiver: Receiver): Promise<Mounted> {
+  const app = Fastify().register(fastifyRinghook(receiver))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { url: `${base}/webhooks`, close: () => app.close() }
+}
+
 export const adapters: AdapterUnderTest[] = [
   { name: 'node', mount: (receiver) => listen(createServer(createNodeMiddleware(receiver))) },
   { name: 'express 4', mount: (receiver) => listen(expressApp(express4 as unknown as typeof express5, receiver)) },
@@ -59,4 +68,5 @@ export const adapters: AdapterUnderTest[] = [
     name: 'fetch handler (node-server)',
     mount: (receiver) => listen(createAdaptorServer({ fetch: receiver.fetch }) as Server),
   },
+  { name: 'fastify 5', mount: fastifyApp },
 ]
