@@ -6,11 +6,13 @@ import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
 import { ringhook as fastifyRinghook } from '@ringhook/fastify'
 import { ringhook as honoRinghook } from '@ringhook/hono'
+import { ringhook as koaRinghook } from '@ringhook/koa'
 import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
 import Fastify from 'fastify'
 import { Hono } from 'hono'
+import Koa from 'koa'
 
 /** A running server with a receiver mounted; `url` is where webhooks are posted. */
 export interface Mounted {
@@ -69,4 +71,5 @@ export const adapters: AdapterUnderTest[] = [
     mount: (receiver) => listen(createAdaptorServer({ fetch: receiver.fetch }) as Server),
   },
   { name: 'fastify 5', mount: fastifyApp },
+  { name: 'koa 3', mount: (receiver) => listen(createServer(new Koa().use(koaRinghook(receiver)).callback())) },
 ]
