@@ -9,7 +9,7 @@ import { signWebhook } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 
-assertBuilt('core', 'node', 'express', 'hono')
+assertBuilt('core', 'node', 'express', 'hono', 'fastify', 'koa')
 
 const SECRET = 'whsec_example_test'
 
@@ -17,6 +17,8 @@ const examples = [
   { name: 'node-http', api: false },
   { name: 'express', api: true },
   { name: 'hono', api: true },
+  { name: 'fastify', api: true },
+  { name: 'koa', api: true },
 ]
 
 async function freePort(): Promise<number> {
