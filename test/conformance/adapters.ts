@@ -1,12 +1,18 @@
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import 'reflect-metadata'
 import { createAdaptorServer } from '@hono/node-server'
+import { Module } from '@nestjs/common'
+import { NestFactory } from '@nestjs/core'
+import { ExpressAdapter } from '@nestjs/platform-express'
+import { FastifyAdapter } from '@nestjs/platform-fastify'
 import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
 import { ringhook as fastifyRinghook } from '@ringhook/fastify'
 import { ringhook as honoRinghook } from '@ringhook/hono'
 import { ringhook as koaRinghook } from '@ringhook/koa'
+import { ringhook as nestRinghook } from '@ringhook/nestjs'
 import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
@@ -61,6 +67,16 @@ async function fastifyApp(receiver: Receiver): Promise<Mounted> {
   return { url: `${base}/webhooks`, close: () => app.close() }
 }
 
+/** A Nest app, its global body parser on, on either platform. */
+async function nestApp(receiver: Receiver, platform: ExpressAdapter | FastifyAdapter): Promise<Mounted> {
+  @Module({ imports: [nestRinghook(receiver)] })
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, platform, { logger: false })
+  await app.listen(0, '127.0.0.1')
+  const { port } = app.getHttpServer().address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}/webhooks`, close: () => app.close() }
+}
+
 export const adapters: AdapterUnderTest[] = [
   { name: 'node', mount: (receiver) => listen(createServer(createNodeMiddleware(receiver))) },
   { name: 'express 4', mount: (receiver) => listen(expressApp(express4 as unknown as typeof express5, receiver)) },
@@ -72,4 +88,6 @@ export const adapters: AdapterUnderTest[] = [
   },
   { name: 'fastify 5', mount: fastifyApp },
   { name: 'koa 3', mount: (receiver) => listen(createServer(new Koa().use(koaRinghook(receiver)).callback())) },
+  { name: 'nestjs 11 (express)', mount: (receiver) => nestApp(receiver, new ExpressAdapter()) },
+  { name: 'nestjs 11 (fastify)', mount: (receiver) => nestApp(receiver, new FastifyAdapter()) },
 ]

@@ -9,7 +9,7 @@ import { signWebhook } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 
-assertBuilt('core', 'node', 'express', 'hono', 'fastify', 'koa')
+assertBuilt('core', 'node', 'express', 'hono', 'fastify', 'koa', 'nestjs')
 
 const SECRET = 'whsec_example_test'
 
@@ -19,6 +19,7 @@ const examples = [
   { name: 'hono', api: true },
   { name: 'fastify', api: true },
   { name: 'koa', api: true },
+  { name: 'nestjs', api: true },
 ]
 
 async function freePort(): Promise<number> {

@@ -9,6 +9,7 @@ import { createApp as expressApp } from '../../../examples/express/src/app.js'
 import { createApp as fastifyApp } from '../../../examples/fastify/src/app.js'
 import { createApp as honoApp } from '../../../examples/hono/src/app.js'
 import { createApp as koaApp } from '../../../examples/koa/src/app.js'
+import { createApp as nestApp } from '../../../examples/nestjs/src/app.js'
 import { createApp as nodeApp } from '../../../examples/node-http/src/app.js'
 import { tuning } from './tuning.js'
 
@@ -100,6 +101,15 @@ export const examples: ExampleUnderTest[] = [
       const { app, receiver } = koaApp(...receiverOptions(secret, logger))
       prepare?.(receiver)
       return listening(app.listen(port, '127.0.0.1'), receiver)
+    },
+  },
+  {
+    name: 'nestjs',
+    start: async (secret, { logger, port = 0, prepare } = {}) => {
+      const { app, receiver } = await nestApp(...receiverOptions(secret, logger))
+      prepare?.(receiver)
+      await app.listen(port, '127.0.0.1')
+      return listening(app.getHttpServer(), receiver)
     },
   },
 ]
