@@ -15,6 +15,9 @@ const packages = [
   'simulator-ui',
   'aws-lambda',
   'h3',
+  'fastify',
+  'koa',
+  'nestjs',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {

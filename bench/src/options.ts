@@ -33,9 +33,10 @@ const QUICK = {
   queue: { jobs: 300, concurrency: 10 },
 }
 
-const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue] [--out=FILE] [--note=TEXT]
+const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
   --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
   --only    run some sections; the report then goes to .tmp/ unless --out is given
+  --frameworks  run only the HTTP groups whose framework starts with one of these (e.g. fastify,koa)
   --out     where to write the markdown report (default: RESULTS.md for a full run of every section)
   --note    a line for the report's header, e.g. which patch the packages were built with`
 
@@ -45,19 +46,21 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   let sections = new Set<Section>(SECTIONS)
   let out: string | undefined
   let note: string | undefined
+  let frameworks: string[] | undefined
   for (const arg of argv) {
     if (arg === '--') continue
     if (arg === '--quick') quick = true
     else if (arg.startsWith('--only=')) sections = new Set(arg.slice(7).split(',').map(section))
     else if (arg.startsWith('--out=')) out = arg.slice(6)
     else if (arg.startsWith('--note=')) note = arg.slice(7)
+    else if (arg.startsWith('--frameworks=')) frameworks = arg.slice(13).split(',')
     else {
       console.error(arg === '--help' ? USAGE : `Unknown argument: ${arg}\n${USAGE}`)
       process.exit(arg === '--help' ? 0 : 2)
     }
   }
   const profile = quick ? QUICK : FULL
-  return { quick, sections, out, note, ...profile }
+  return { quick, sections, out, note, ...profile, http: { ...profile.http, frameworks } }
 }
 
 function section(name: string): Section {

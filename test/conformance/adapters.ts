@@ -1,18 +1,28 @@
 import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import 'reflect-metadata'
 import { createAdaptorServer } from '@hono/node-server'
+import { Module } from '@nestjs/common'
+import { NestFactory } from '@nestjs/core'
+import { ExpressAdapter } from '@nestjs/platform-express'
+import { FastifyAdapter } from '@nestjs/platform-fastify'
 import { ringhook as lambdaRinghook } from '@ringhook/aws-lambda'
 import type { Receiver } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
+import { ringhook as fastifyRinghook } from '@ringhook/fastify'
 import { ringhook as h3Ringhook } from '@ringhook/h3'
 import { ringhook as honoRinghook } from '@ringhook/hono'
+import { ringhook as koaRinghook } from '@ringhook/koa'
+import { ringhook as nestRinghook } from '@ringhook/nestjs'
 import { createNodeMiddleware } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
+import Fastify from 'fastify'
 import { H3, toNodeHandler } from 'h3'
 import { createApp as createH3v1App, createRouter, toNodeListener } from 'h3v1'
 import { Hono } from 'hono'
+import Koa from 'koa'
 import { h3v1Recipe } from '../h3-v1/recipe.js'
 import { type LambdaTrigger, lambdaShim } from './lambda-shim.js'
 
@@ -64,6 +74,24 @@ function honoApp(receiver: Receiver): Server {
   return createAdaptorServer({ fetch: app.fetch }) as Server
 }
 
+/** Fastify listens itself, on its own server. */
+async function fastifyApp(receiver: Receiver): Promise<Mounted> {
+  const app = Fastify().register(fastifyRinghook(receiver))
+  const base = await app.listen({ port: 0, host: '127.0.0.1' })
+  return { url: `${base}/webhooks`, server: app.server, close: () => app.close() }
+}
+
+/** A Nest app, its global body parser on, on either platform. */
+async function nestApp(receiver: Receiver, platform: ExpressAdapter | FastifyAdapter): Promise<Mounted> {
+  @Module({ imports: [nestRinghook(receiver)] })
+  class AppModule {}
+  const app = await NestFactory.create(AppModule, platform, { logger: false })
+  await app.listen(0, '127.0.0.1')
+  const server: Server = app.getHttpServer()
+  const { port } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}/webhooks`, server, close: () => app.close() }
+}
+
 export const adapters: AdapterUnderTest[] = [
   { name: 'node', mount: (receiver) => listen(createServer(createNodeMiddleware(receiver))) },
   { name: 'express 4', mount: (receiver) => listen(expressApp(express4 as unknown as typeof express5, receiver)) },
@@ -89,4 +117,8 @@ export const adapters: AdapterUnderTest[] = [
     mount: (receiver: Receiver) => listen(lambdaShim(lambdaRinghook(receiver), trigger)),
     transport: 'gateway' as const,
   })),
+  { name: 'fastify 5', mount: fastifyApp },
+  { name: 'koa 3', mount: (receiver) => listen(createServer(new Koa().use(koaRinghook(receiver)).callback())) },
+  { name: 'nestjs 11 (express)', mount: (receiver) => nestApp(receiver, new ExpressAdapter()) },
+  { name: 'nestjs 11 (fastify)', mount: (receiver) => nestApp(receiver, new FastifyAdapter()) },
 ]

@@ -1,4 +1,4 @@
-// The simulator against each example app (node:http, Express, Hono) as written: the lifecycle,
+// The simulator against each example app (node:http, Express, Hono, Fastify, Koa, NestJS) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
 import { gestureReplySchema } from '@ringhook/core'
 import { events, sendWebhook } from '@ringhook/testing'

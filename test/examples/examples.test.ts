@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 
-assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3')
+assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
@@ -23,6 +23,9 @@ const examples = [
   { name: 'hono', api: true },
   { name: 'aws-lambda', api: false },
   { name: 'h3', api: true },
+  { name: 'fastify', api: true },
+  { name: 'koa', api: true },
+  { name: 'nestjs', api: true },
 ]
 
 async function freePort(): Promise<number> {

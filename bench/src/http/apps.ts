@@ -71,6 +71,72 @@ async function ringhookExpress(): Promise<Server> {
   return createServer(app)
 }
 
+/** Fastify answers on its own node:http server once its plugins have loaded. */
+async function fastifyServer(setup: (app: import('fastify').FastifyInstance) => void): Promise<Server> {
+  const { default: Fastify } = await import('fastify')
+  const app = Fastify()
+  setup(app)
+  await app.ready()
+  return app.server
+}
+
+/** Hand-rolled on Fastify 5, as its guides show it: a Buffer JSON parser in the route's own context, then verify. */
+function handFastify(): Promise<Server> {
+  return fastifyServer((app) =>
+    app.register((scope, _options, done) => {
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, parsed) =>
+        parsed(null, body),
+      )
+      scope.post(PATH, async (request, reply) => {
+        if (verifyRequest(request.raw, request.body as Buffer) === undefined) return reply.code(401).send()
+        onEvent()
+        return { ok: true }
+      })
+      done()
+    }),
+  )
+}
+
+async function ringhookFastify(): Promise<Server> {
+  const [{ ringhook }, created] = await Promise.all([import('@ringhook/fastify'), receiver()])
+  return fastifyServer((app) => app.register(ringhook(created)))
+}
+
+/** Node's 'data' events, the quickest way to a request body by hand. */
+function collect(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+/** Hand-rolled on Koa 3: the body collected from the request stream, verify, `ctx.body = {...}`. */
+async function handKoa(): Promise<Server> {
+  const { default: Koa } = await import('koa')
+  const app = new Koa()
+  app.use(async (ctx) => {
+    if (ctx.method !== 'POST' || ctx.path !== PATH) return
+    if (verifyRequest(ctx.req, await collect(ctx.req)) === undefined) {
+      ctx.status = 401
+      return
+    }
+    onEvent()
+    ctx.body = { ok: true }
+  })
+  return createServer(app.callback())
+}
+
+async function ringhookKoa(): Promise<Server> {
+  const [{ default: Koa }, { ringhook }, created] = await Promise.all([
+    import('koa'),
+    import('@ringhook/koa'),
+    receiver(),
+  ])
+  return createServer(new Koa().use(ringhook(created)).callback())
+}
+
 /** Hand-rolled on Hono: read the bytes, verify, answer with c.json(). */
 function handHono(app: Hono): Hono {
   app.post(PATH, async (c) => {
@@ -165,6 +231,10 @@ export const APPS: Record<string, () => Server | Promise<Server>> = {
   'node:octokit': octokit,
   'express:hand': handExpress,
   'express:ringhook': ringhookExpress,
+  'fastify:hand': handFastify,
+  'fastify:ringhook': ringhookFastify,
+  'koa:hand': handKoa,
+  'koa:ringhook': ringhookKoa,
   'hono:hand': async () => onHonoServer(handHono(await honoApp()).fetch),
   'hono:ringhook': async () => {
     const [app, { ringhook }] = await Promise.all([honoApp(), import('@ringhook/hono')])

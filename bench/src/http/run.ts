@@ -9,6 +9,8 @@ export interface HttpOptions {
   durationS: number
   warmupS: number
   connections: number
+  /** Only the groups whose framework name starts with one of these (case-insensitive); all when absent. */
+  frameworks?: readonly string[] | undefined
 }
 
 /** One framework: its hand-rolled route is the baseline every other server in the group is compared with. */
@@ -25,6 +27,8 @@ export const HTTP_GROUPS: readonly HttpGroup[] = [
     contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis', 'node:ringhook-queue'],
   },
   { framework: 'Express 5', baseline: 'express:hand', contenders: ['express:ringhook'] },
+  { framework: 'Fastify 5', baseline: 'fastify:hand', contenders: ['fastify:ringhook'] },
+  { framework: 'Koa 3', baseline: 'koa:hand', contenders: ['koa:ringhook'] },
   { framework: 'Hono (@hono/node-server)', baseline: 'hono:hand', contenders: ['hono:ringhook'] },
   { framework: 'Fetch handler (@hono/node-server)', baseline: 'fetch:hand', contenders: ['fetch:ringhook'] },
 ]
@@ -157,7 +161,10 @@ const PRESIGN_RATE = 20_000
 export async function runHttp(entry: string, options: HttpOptions, log: (line: string) => void) {
   const rows: HttpRow[] = []
   const skipped: SkippedApp[] = []
-  for (const group of HTTP_GROUPS) {
+  const wanted = (group: HttpGroup) =>
+    !options.frameworks ||
+    options.frameworks.some((name) => group.framework.toLowerCase().startsWith(name.trim().toLowerCase()))
+  for (const group of HTTP_GROUPS.filter(wanted)) {
     log(`HTTP: ${group.framework}`)
     const result = await runGroup(entry, group, options, log)
     rows.push(...result.rows)

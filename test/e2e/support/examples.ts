@@ -1,4 +1,4 @@
-// The three example apps as they are written (examples/*/src/app.ts), each started on 127.0.0.1
+// The example apps as they are written (examples/*/src/app.ts), each started on 127.0.0.1
 // in this process. Vitest runs them against the packages' sources.
 import { once } from 'node:events'
 import type { Server } from 'node:http'
@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Logger, Receiver, ReceiverOptions } from '@ringhook/core'
 import { createApp as expressApp } from '../../../examples/express/src/app.js'
+import { createApp as fastifyApp } from '../../../examples/fastify/src/app.js'
 import { createApp as honoApp } from '../../../examples/hono/src/app.js'
+import { createApp as koaApp } from '../../../examples/koa/src/app.js'
+import { createApp as nestApp } from '../../../examples/nestjs/src/app.js'
 import { createApp as nodeApp } from '../../../examples/node-http/src/app.js'
 import { tuning } from './tuning.js'
 
@@ -81,6 +84,32 @@ export const examples: ExampleUnderTest[] = [
       const { app, receiver } = honoApp(...receiverOptions(secret, logger))
       prepare?.(receiver)
       return listening(serve({ fetch: app.fetch, port, hostname: '127.0.0.1' }) as Server, receiver)
+    },
+  },
+  {
+    name: 'fastify',
+    start: async (secret, { logger, port = 0, prepare } = {}) => {
+      const { app, receiver } = fastifyApp(...receiverOptions(secret, logger))
+      prepare?.(receiver)
+      await app.listen({ port, host: '127.0.0.1' })
+      return listening(app.server, receiver)
+    },
+  },
+  {
+    name: 'koa',
+    start: (secret, { logger, port = 0, prepare } = {}) => {
+      const { app, receiver } = koaApp(...receiverOptions(secret, logger))
+      prepare?.(receiver)
+      return listening(app.listen(port, '127.0.0.1'), receiver)
+    },
+  },
+  {
+    name: 'nestjs',
+    start: async (secret, { logger, port = 0, prepare } = {}) => {
+      const { app, receiver } = await nestApp(...receiverOptions(secret, logger))
+      prepare?.(receiver)
+      await app.listen(port, '127.0.0.1')
+      return listening(app.getHttpServer(), receiver)
     },
   },
 ]

@@ -1,0 +1,1 @@
+export { type RinghookPluginOptions, ringhook } from './ringhook.js'

@@ -1,0 +1,59 @@
+import { fromNodeRequest, type Receiver, RinghookConfigError, type WebhookRequest } from '@ringhook/core'
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
+
+export interface RinghookPluginOptions {
+  /** The route webhooks are posted to, under the prefix the plugin is registered with. Default `/webhooks`. */
+  path?: string
+}
+
+const BODY_CONSUMED_FIX =
+  'The webhook body was read before ringhook ran (by an onRequest or preParsing hook, or an Express-style ' +
+  'body parser added with app.use()), so its signature cannot be checked. Leave the webhook route to the ringhook ' +
+  "plugin, e.g. skip it in that hook with `if (request.url.startsWith('/webhooks')) return`."
+
+/**
+ * A Fastify 5 plugin that serves the receiver on one route. Its content-type parser, in the
+ * plugin's own encapsulated context, leaves the body unread for the receiver, which reads it
+ * with its `maxBodyBytes` and `bodyTimeoutMs`; the rest of the app keeps Fastify's JSON parser.
+ *
+ * @example
+ * import Fastify from 'fastify'
+ *
+ * const app = Fastify()
+ * app.register(ringhook(receiver)) // POST /webhooks
+ */
+export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}): FastifyPluginCallback {
+  const path = options.path ?? '/webhooks'
+  return function ringhookFastify(fastify, _options, done) {
+    const bodyLimit = fastify.initialConfig.bodyLimit ?? Number.POSITIVE_INFINITY
+    // The receiver, not Fastify, reads this route's body: never let it accept more than Fastify would.
+    if (receiver.options.maxBodyBytes > bodyLimit) return done(limitError(receiver.options.maxBodyBytes, bodyLimit))
+    fastify.removeAllContentTypeParsers()
+    fastify.addContentTypeParser('*', (_request, _payload, parsed) => parsed(null))
+    fastify.all(path, (request, reply) => respond(receiver, request, reply))
+    done()
+  }
+}
+
+function respond(receiver: Receiver, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const { raw } = request
+  return receiver.handle(toWebhookRequest(request)).then((result) => {
+    // The receiver stopped reading a body (too large, too slow) that may still be arriving: close
+    // the connection after the answer rather than let Node read the rest of it.
+    if (raw.complete === false) reply.header('connection', 'close')
+    return reply.code(result.status).headers(result.headers).send(result.body)
+  })
+}
+
+/** The Node request as the core reads it, with the fix for a consumed body told in Fastify's terms. */
+function toWebhookRequest({ raw }: FastifyRequest): WebhookRequest {
+  const request = fromNodeRequest(raw)
+  return request.bodyAlreadyParsed ? { ...request, bodyAlreadyParsed: BODY_CONSUMED_FIX } : request
+}
+
+const limitError = (maxBodyBytes: number, bodyLimit: number) =>
+  new RinghookConfigError(
+    `The receiver's maxBodyBytes (${maxBodyBytes}) is larger than Fastify's bodyLimit (${bodyLimit}). ` +
+      'The ringhook plugin reads webhook bodies through the receiver, so set maxBodyBytes to at most bodyLimit ' +
+      '(createReceiver({ maxBodyBytes })) or raise bodyLimit (Fastify({ bodyLimit })).',
+  )

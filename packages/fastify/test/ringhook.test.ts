@@ -1,0 +1,192 @@
+import { Writable } from 'node:stream'
+import {
+  createReceiver,
+  type Logger,
+  type ReceiverOptions,
+  RinghookConfigError,
+  signWebhook,
+  silentLogger,
+  vibe,
+} from '@ringhook/core'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ringhook } from '../src/index.js'
+
+const SECRET = 'whsec_fastify_test'
+
+/** A logger that keeps every line, to check what the app developer is told. */
+function recordingLogger() {
+  const lines: Array<{ level: string; fields: Record<string, unknown>; message: string | undefined }> = []
+  const logger: Logger = {
+    debug: () => {},
+    info: () => {},
+    warn: (fields, message) => void lines.push({ level: 'warn', fields, message }),
+    error: (fields, message) => void lines.push({ level: 'error', fields, message }),
+    child: () => logger,
+  }
+  return { logger, lines }
+}
+
+function gestureReceiver(options: Partial<ReceiverOptions> = {}) {
+  const handled: string[] = []
+  const receiver = createReceiver({ secret: SECRET, logger: silentLogger, ...options })
+  receiver.on('gesture', (event) => {
+    handled.push(event.gesture_type)
+    return vibe('tap').message(`Got ${event.gesture_type}`)
+  })
+  return { receiver, handled }
+}
+
+async function signedGesture(extra: Record<string, unknown> = {}) {
+  const body = JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'double_tap',
+    user_app_id: 'u-1',
+    app_id: 'app_demo',
+    timestamp: new Date().toISOString(),
+    data: {},
+    ...extra,
+  })
+  const { headers } = await signWebhook({ secret: SECRET, body })
+  return { method: 'POST', headers, body }
+}
+
+const VIBE = { success: true, vibe: { sequence: [{ type: 'tap' }], message: 'Got double_tap' } }
+
+let app: FastifyInstance | undefined
+afterEach(async () => {
+  await app?.close()
+  app = undefined
+})
+
+/** Listens on an ephemeral port of 127.0.0.1 and returns the base URL. */
+async function serve(instance: FastifyInstance): Promise<string> {
+  app = instance
+  return instance.listen({ port: 0, host: '127.0.0.1' })
+}
+
+const postJson = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+describe('@ringhook/fastify', () => {
+  it('answers a gesture with its vibe on POST /webhooks', async () => {
+    const { receiver, handled } = gestureReceiver()
+    const base = await serve(Fastify().register(ringhook(receiver)))
+    const response = await fetch(`${base}/webhooks`, await signedGesture())
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual(VIBE)
+    expect(handled).toEqual(['double_tap'])
+  })
+
+  it("leaves Fastify's JSON parser to the rest of the app, even one the app replaced", async () => {
+    const { receiver, handled } = gestureReceiver()
+    const instance = Fastify()
+    // The app's own JSON parser, registered before the plugin: the webhook route must not use it.
+    instance.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
+      done(null, { parsedByTheApp: JSON.parse(text as string) })
+    })
+    instance.register(ringhook(receiver))
+    instance.post('/api/echo', async (request) => ({ got: request.body }))
+    const base = await serve(instance)
+    expect(await (await fetch(`${base}/webhooks`, await signedGesture())).json()).toEqual(VIBE)
+    expect(await (await postJson(`${base}/api/echo`, { note: 'hi' })).json()).toEqual({
+      got: { parsedByTheApp: { note: 'hi' } },
+    })
+    expect(handled).toEqual(['double_tap'])
+  })
+
+  it('serves the route under the prefix and path given', async () => {
+    const { receiver } = gestureReceiver()
+    const base = await serve(Fastify().register(ringhook(receiver, { path: '/ring' }), { prefix: '/hooks' }))
+    expect((await fetch(`${base}/hooks/ring`, await signedGesture())).status).toBe(200)
+    expect((await fetch(`${base}/webhooks`, await signedGesture())).status).toBe(404)
+  })
+
+  it('works with fastify.inject, for the app developer’s own tests', async () => {
+    const { receiver, handled } = gestureReceiver()
+    const instance = Fastify().register(ringhook(receiver))
+    app = instance
+    const delivery = await signedGesture()
+    const ok = await instance.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: delivery.headers,
+      payload: delivery.body,
+    })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.json()).toEqual(VIBE)
+    const forged = await instance.inject({
+      method: 'POST',
+      url: '/webhooks',
+      headers: delivery.headers,
+      payload: delivery.body.replace('double_tap', 'triple_tap'),
+    })
+    expect(forged.statusCode).toBe(401)
+    expect(forged.json()).toMatchObject({ error: { code: 'unauthorized' } })
+    expect(handled).toEqual(['double_tap'])
+  })
+
+  it('answers body_already_parsed and logs the fix when a hook read the body first', async () => {
+    const { logger, lines } = recordingLogger()
+    const { receiver, handled } = gestureReceiver({ logger })
+    const instance = Fastify()
+    // An app-wide hook that buffers every request body, as request-logging code sometimes does.
+    instance.addHook('onRequest', async (request) => {
+      for await (const _chunk of request.raw) {
+        // read and dropped
+      }
+    })
+    instance.register(ringhook(receiver))
+    instance.get('/health', async () => 'ok')
+    const base = await serve(instance)
+    const delivery = await signedGesture()
+    const response = await fetch(`${base}/webhooks`, delivery)
+    expect(response.status).toBe(500)
+    expect(await response.json()).toMatchObject({ error: { code: 'body_already_parsed' } })
+    expect(handled).toEqual([])
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatchObject({ level: 'error', fields: { code: 'body_already_parsed' } })
+    expect(lines[0]?.message).toContain('onRequest or preParsing hook')
+    expect(lines[0]?.message).toContain("if (request.url.startsWith('/webhooks')) return")
+    expect(JSON.stringify(lines)).not.toContain(delivery.headers['x-service-signature'])
+  })
+
+  it("refuses to register when the receiver's maxBodyBytes is above Fastify's bodyLimit", async () => {
+    const { receiver } = gestureReceiver()
+    app = Fastify({ bodyLimit: 1000 }).register(ringhook(receiver))
+    const failure = await app.ready().then(
+      () => undefined,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(RinghookConfigError)
+    expect((failure as Error).message).toContain('maxBodyBytes (65536) is larger than Fastify')
+    expect((failure as Error).message).toContain('bodyLimit (1000)')
+  })
+
+  it("answers the core's 413 for a body over maxBodyBytes, within Fastify's bodyLimit", async () => {
+    const { receiver, handled } = gestureReceiver({ maxBodyBytes: 1000 })
+    const base = await serve(Fastify({ bodyLimit: 1000 }).register(ringhook(receiver)))
+    const response = await fetch(`${base}/webhooks`, await signedGesture({ pad: 'x'.repeat(1000) }))
+    expect(response.status).toBe(413)
+    expect(await response.json()).toMatchObject({ error: { code: 'payload_too_large' } })
+    expect(handled).toEqual([])
+  })
+
+  it("logs through Fastify's logger when the receiver is given app.log", async () => {
+    const logged: Array<Record<string, unknown>> = []
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        logged.push(JSON.parse(chunk.toString()))
+        callback()
+      },
+    })
+    const instance = Fastify({ logger: { level: 'warn', stream } })
+    const { receiver } = gestureReceiver({ logger: instance.log })
+    const base = await serve(instance.register(ringhook(receiver)))
+    const delivery = await signedGesture()
+    const response = await fetch(`${base}/webhooks`, { ...delivery, body: `${delivery.body} ` })
+    expect(response.status).toBe(401)
+    expect(logged).toContainEqual(expect.objectContaining({ code: 'unauthorized', reason: 'signature_mismatch' }))
+    expect(JSON.stringify(logged)).not.toContain(SECRET)
+  })
+})

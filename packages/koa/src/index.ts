@@ -1,0 +1,1 @@
+export { type RinghookMiddlewareOptions, ringhook } from './ringhook.js'
