@@ -10,6 +10,8 @@ export interface SystemInfo {
   cpuModel: string
   os: string
   memoryGb: number
+  /** 1, 5 and 15-minute load averages when the run started (the machine is shared). */
+  loadAverage: number[]
   versions: Record<string, string>
 }
 
@@ -37,6 +39,7 @@ function versionOf(name: string): string {
 const PACKAGES = [
   '@ringhook/core',
   '@octokit/webhooks',
+  'zod',
   'standardwebhooks',
   'stripe',
   'express',
@@ -54,6 +57,7 @@ export function systemInfo(): SystemInfo {
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
     os: `${os.type()} ${os.release()} (${os.arch()})`,
     memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    loadAverage: os.loadavg(),
     versions: Object.fromEntries(PACKAGES.map((name) => [name, versionOf(name)])),
   }
 }
