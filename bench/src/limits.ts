@@ -69,7 +69,7 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
     note:
       "**The Workers bundle is zod.** Of the 483 KB minified, zod is 454 KB and @ringhook/core's own code 29 KB. " +
       "Core imports `{ z } from 'zod'`: that namespace object re-exports all of zod classic, its JSON Schema " +
-      'converters and ~45 locales, and esbuild cannot drop any of it. Prototypes built from the same sources, ' +
+      'converters and its locales, and esbuild cannot drop any of it. Prototypes built from the same sources, ' +
       "bundled the same way: `import * as z from 'zod'` (classic, but shakeable) 38.0 KB gzipped; zod 4's `zod/mini` " +
       '(the installed 4.6.7 ships it; same schemas, functional checks) 19.3 KB; core with no zod at all 10.8 KB. ' +
       'Every inferred public type (events, vibes, replies, triggers, the receiver and its handlers) stays identical ' +
@@ -80,21 +80,22 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
     note:
       "**Cold start is importing zod's module graph.** Unbundled, as installed, `import('@ringhook/core')` loads " +
       "zod's ~95 files (64 of them locales) before the receiver exists: the import column above, where the " +
-      'hand-rolled routes import nothing. The first delivery (verify, validate, dispatch, reply) is a few ms more. ' +
-      'On node the runtime boot is in both totals, which is why node passes and bun (a ~5 ms boot) does not; on ' +
-      'an idle machine node boots in ~40 ms and the node ratios grow too. Prototype import + create + first ' +
-      'delivery, in-process medians on this machine (node / bun / deno, ms): today 212 / 133 / 95; zod/mini as a ' +
-      "dependency 153 / 79 / 75 (it still loads zod core and its locales); zod/mini bundled into core's single " +
-      'dist file 38 / 39 / 32, and 39 / 40 / 37 without the API schemas in the root entry.',
+      'hand-rolled routes import next to nothing. The first delivery costs more too: zod compiles its parsers on ' +
+      'first use. On node the runtime boot (over 100 ms on this loaded machine, ~40 ms idle) is in both totals ' +
+      'and dilutes the ratio; bun boots in ~4 ms, so its ratio is the import almost alone. Prototype import + ' +
+      'create + first delivery, in-process medians on this machine (node / bun / deno, ms): today 212 / 133 / 95; ' +
+      'zod/mini as a dependency 153 / 79 / 75 (it still loads zod core and its locales); zod/mini bundled into ' +
+      "core's single dist file 38 / 39 / 32.",
   },
   {
     targets: ['memory: node:http peak RSS'],
     note:
-      '**Peak RSS** is mostly code, not data. After one delivery (after a full GC) bare node is 41.1 MB; with ' +
-      "today's core 57.5 MB, +16.4 MB for zod's module graph and core; with zod/mini bundled into core's dist " +
-      '47.0 MB. The dedup store adds ~360–610 bytes of heap per remembered delivery (table above), so 3.6–6.1 MB ' +
-      'at its 10,000-entry bound; the rest of the gap is the garbage each delivery makes, which the heap holds ' +
-      'between collections under load.',
+      '**Peak RSS** has three parts. Code: after one delivery the ringhook server holds ~13 MB more than the ' +
+      "hand-rolled one (the RSS column above); in a bare script after a full GC, node alone is 41.1 MB, with today's " +
+      "core 57.5 MB, with a prototype core that bundles zod/mini into its dist 47.0 MB. Data: the dedup store's " +
+      '~360–610 heap bytes per remembered delivery (table above), 3.6–6.1 MB at its 10,000-entry bound. The rest ' +
+      'is heap the server keeps under load (the garbage of thousands of deliveries a second between collections); ' +
+      'it varies most between runs (1.22× to 1.51× on this machine) and is not yet split further.',
   },
 ]
 

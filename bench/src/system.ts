@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -21,7 +22,9 @@ export interface SystemInfo {
  */
 function versionOf(name: string): string {
   try {
-    let dir = dirname(fileURLToPath(import.meta.resolve(name)))
+    // zod is a dependency of @ringhook/core, not of the bench: resolved from core.
+    const from = name === 'zod' ? createRequire(fileURLToPath(import.meta.resolve('@ringhook/core'))) : undefined
+    let dir = dirname(from ? from.resolve(name) : fileURLToPath(import.meta.resolve(name)))
     for (;;) {
       const file = join(dir, 'package.json')
       if (existsSync(file)) {
