@@ -92,7 +92,7 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
     targets: ['memory: node:http peak RSS'],
     note:
       '**Peak RSS** has three parts. Code: after one delivery the ringhook server holds ~13 MB more than the ' +
-      "hand-rolled one (the RSS column above); in a bare script after a full GC, node alone is 41.1 MB, with today's " +
+      'hand-rolled one (the memory section\'s "RSS after one delivery"); in a bare script after a full GC, node alone is 41.1 MB, with today\'s ' +
       "core 57.5 MB, with a prototype core that bundles zod/mini into its dist 47.0 MB. Data: the dedup store's " +
       '~360–610 heap bytes per remembered delivery (table above), 3.6–6.1 MB at its 10,000-entry bound. The rest ' +
       'is heap the server keeps under load (the garbage of thousands of deliveries a second between collections); ' +
