@@ -4,15 +4,28 @@ import { build } from 'tsup'
 const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url))
 const OUT_DIR = fileURLToPath(new URL('../.tmp/bundle/', import.meta.url))
 
+/** The compiled child-process scripts. */
+export interface Children {
+  server: string
+  storeGrowth: string
+  entryCost: string
+  coldStart: string
+}
+
 /**
  * Compiles the child-process entries to plain JS in bench/.tmp/bundle. The children then run on
  * bare `node`, without a TypeScript loader in the process: a loader thread adds ~35 MB of RSS and
- * would blur the servers' memory figures. Dependencies stay external, so @ringhook/* are the
+ * would blur the servers' memory figures. The cold-start child runs on bun and deno too. Dependencies stay external, so @ringhook/* are the
  * packages' own built dist, exactly what users install.
  */
-export async function bundleChildren(): Promise<{ server: string; storeGrowth: string }> {
+export async function bundleChildren(): Promise<Children> {
   await build({
-    entry: { server: 'src/http/server.ts', 'store-growth': 'src/memory/store-growth.ts' },
+    entry: {
+      server: 'src/http/server.ts',
+      'store-growth': 'src/memory/store-growth.ts',
+      'entry-cost': 'src/memory/entry-cost.ts',
+      coldstart: 'src/coldstart/child.ts',
+    },
     outDir: OUT_DIR,
     format: ['esm'],
     platform: 'node',
@@ -27,5 +40,10 @@ export async function bundleChildren(): Promise<{ server: string; storeGrowth: s
     config: false,
     tsconfig: `${BENCH_DIR}tsconfig.json`,
   })
-  return { server: `${OUT_DIR}server.js`, storeGrowth: `${OUT_DIR}store-growth.js` }
+  return {
+    server: `${OUT_DIR}server.js`,
+    storeGrowth: `${OUT_DIR}store-growth.js`,
+    entryCost: `${OUT_DIR}entry-cost.js`,
+    coldStart: `${OUT_DIR}coldstart.js`,
+  }
 }

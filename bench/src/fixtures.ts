@@ -30,6 +30,24 @@ export function eventBody(): Buffer {
   )
 }
 
+/**
+ * A `gesture` delivery (the service waits for its reply, a vibe) with a timestamp distinct across
+ * the process, so it is never a duplicate: what the cold-start and bundle apps answer.
+ */
+export function gestureBody(): Buffer {
+  sequence += 1
+  return Buffer.from(
+    JSON.stringify({
+      event: 'gesture',
+      gesture_type: 'double_tap',
+      user_app_id: '3f0c6a52-9d4e-4b7e-8a51-2c7d9e0f1a3b',
+      app_id: 'app_8kq2m4x7',
+      timestamp: new Date(Date.now() + sequence).toISOString(),
+      data: {},
+    }),
+  )
+}
+
 const hmacHex = (secret: string | Buffer, ...parts: (string | Buffer)[]): string => {
   const hmac = createHmac('sha256', secret)
   for (const part of parts) hmac.update(part)

@@ -1,22 +1,26 @@
 /**
  * `pnpm bench` entry: micro (one process), HTTP (autocannon against servers in child processes),
- * memory (dedup stores) and queue (@ringhook/bullmq), then a markdown report. See ../README.md.
+ * memory (dedup stores, peak RSS), queue (@ringhook/bullmq), bundle (Workers bundle size) and
+ * cold start (fresh processes on node, bun and deno), then a markdown report. See ../README.md.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { loadavg } from 'node:os'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_MEMORY_STORE_BYTES } from '@ringhook/core'
 import { bundleChildren } from './bundle.js'
-import { runHttp } from './http/run.js'
+import { runColdStart } from './coldstart/run.js'
+import { NODE_MEMORY_GROUP, runGroup, runHttp } from './http/run.js'
 import { limitsFor } from './limits.js'
-import { runStoreGrowth, runStoreThroughput } from './memory/run.js'
+import { runEntryCost, runStoreGrowth, runStoreThroughput } from './memory/run.js'
 import { dispatched, microContenders } from './micro/contenders.js'
 import { measureAll } from './micro/harness.js'
 import { parseOptions, SECTIONS } from './options.js'
 import { runQueueBench } from './queue/run.js'
 import { type Results, toMarkdown } from './report.js'
+import { runSize } from './size/run.js'
 import { systemInfo } from './system.js'
-import { httpTargets, memoryTargets, microTargets } from './targets.js'
+import { coldStartTargets, httpTargets, memoryTargets, microTargets, peakRssTargets, sizeTargets } from './targets.js'
 
 const started = performance.now()
 const log = (line: string): void => console.log(line)
@@ -49,6 +53,13 @@ if (options.sections.has('memory')) {
   results.growth = await runStoreGrowth(children.storeGrowth, options.memory.ids)
   results.stores = await runStoreThroughput(options.memory.throughputMs, options.memory.concurrency)
   results.targets.push(...memoryTargets(results.growth, DEFAULT_MEMORY_STORE_BYTES))
+  results.entryCost = await runEntryCost(children.entryCost, options.memory.entries)
+  // Peak RSS under the standard HTTP load: from the HTTP section when it ran, else just that pair.
+  if (!results.http) {
+    log('Memory: peak RSS of node:hand and node:ringhook under the HTTP load')
+    results.peakRss = (await runGroup(children.server, NODE_MEMORY_GROUP, options.http, log)).rows
+  }
+  results.targets.push(...peakRssTargets(results.http?.rows ?? results.peakRss ?? []))
 }
 
 if (options.sections.has('queue')) {
@@ -60,7 +71,20 @@ if (options.sections.has('queue')) {
   }
 }
 
+if (options.sections.has('bundle')) {
+  log('Bundle: Workers receivers bundled with esbuild')
+  results.size = await runSize()
+  results.targets.push(...sizeTargets(results.size))
+}
+
+if (options.sections.has('coldstart')) {
+  log('Cold start: fresh processes on node, bun and deno')
+  results.coldStart = await runColdStart(children.coldStart, options.coldstart, log)
+  results.targets.push(...coldStartTargets(results.coldStart))
+}
+
 results.limits = limitsFor(results.targets)
+results.loadAtEnd = loadavg()
 const markdown = toMarkdown(results)
 const complete = options.sections.size === SECTIONS.length && !options.quick
 const name = options.quick ? 'RESULTS.quick.md' : 'RESULTS.partial.md'

@@ -1,8 +1,9 @@
+import type { ColdOptions } from './coldstart/run.js'
 import type { HttpOptions } from './http/run.js'
 import type { TimingOptions } from './micro/harness.js'
 
-export type Section = 'micro' | 'http' | 'memory' | 'queue'
-export const SECTIONS: readonly Section[] = ['micro', 'http', 'memory', 'queue']
+export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'bundle' | 'coldstart'
+export const SECTIONS: readonly Section[] = ['micro', 'http', 'memory', 'queue', 'bundle', 'coldstart']
 
 export interface BenchOptions {
   quick: boolean
@@ -13,27 +14,32 @@ export interface BenchOptions {
   note: string | undefined
   micro: TimingOptions
   http: HttpOptions
-  memory: { ids: number; throughputMs: number; concurrency: number }
+  /** `entries`: deliveries of each kind through a receiver to weigh one stored dedup entry. */
+  memory: { ids: number; throughputMs: number; concurrency: number; entries: number }
   /** Jobs through @ringhook/bullmq's enqueue path, then through one worker of `concurrency`. */
   queue: { jobs: number; concurrency: number }
+  /** Whole-process runs per cold-start contender. */
+  coldstart: ColdOptions
 }
 
 const FULL = {
   micro: { warmupMs: 1_000, rounds: 7, roundMs: 600 },
   http: { runs: 3, durationS: 5, warmupS: 1.5, connections: 50 },
-  memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50 },
+  memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50, entries: 5_000 },
   queue: { jobs: 5_000, concurrency: 10 },
+  coldstart: { runs: 7, warmups: 1 },
 }
 
 // Small enough for CI: every code path runs, no number means anything.
 const QUICK = {
   micro: { warmupMs: 150, rounds: 3, roundMs: 100 },
   http: { runs: 1, durationS: 1, warmupS: 0.3, connections: 50 },
-  memory: { ids: 300_000, throughputMs: 300, concurrency: 50 },
+  memory: { ids: 300_000, throughputMs: 300, concurrency: 50, entries: 5_000 },
   queue: { jobs: 300, concurrency: 10 },
+  coldstart: { runs: 1, warmups: 0 },
 }
 
-const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
+const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue,bundle,coldstart] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
   --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
   --only    run some sections; the report then goes to .tmp/ unless --out is given
   --frameworks  run only the HTTP groups whose framework starts with one of these (e.g. fastify,koa)

@@ -1,10 +1,13 @@
+import type { ColdRow } from './coldstart/run.js'
 import type { HttpRow, SkippedApp } from './http/run.js'
+import type { EntryCostReport } from './memory/entry-cost.js'
 import type { StoreThroughput } from './memory/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
 import { BASELINE, BASELINE_VERIFY_ONLY, RINGHOOK_HANDLE, RINGHOOK_VERIFY } from './micro/contenders.js'
 import type { Measured } from './micro/harness.js'
 import type { BenchOptions } from './options.js'
 import type { QueueReport } from './queue/run.js'
+import type { SizeRow } from './size/run.js'
 import type { SystemInfo } from './system.js'
 import type { TargetCheck } from './targets.js'
 
@@ -19,6 +22,13 @@ export interface Results {
   stores?: { rows: StoreThroughput[]; redisError?: string }
   queue?: QueueReport
   queueError?: string
+  size?: SizeRow[]
+  coldStart?: ColdRow[]
+  entryCost?: EntryCostReport
+  /** node:hand and node:ringhook under the HTTP load, when the HTTP section did not run. */
+  peakRss?: HttpRow[]
+  /** Load averages when the report was written (the start's are in `system`). */
+  loadAtEnd?: number[]
   targets: TargetCheck[]
   /** Hand-written notes on what limits each missed target (see limits.ts). */
   limits: string[]
@@ -28,6 +38,8 @@ const int = (n: number): string => Math.round(n).toLocaleString('en-US')
 const x = (n: number): string => (Number.isFinite(n) ? `${n.toFixed(2)}×` : 'n/a')
 const ms = (n: number): string => n.toFixed(2)
 const mb = (n: number): string => n.toFixed(1)
+const kb = (bytes: number): string => (bytes / 1000).toFixed(1)
+const loads = (values: readonly number[] | undefined): string => (values ?? []).map((v) => v.toFixed(2)).join(', ')
 const mark = (met: boolean): string => (met ? '✓' : '✗')
 
 function table(head: string[], rows: string[][], align?: ('l' | 'r')[]): string {
@@ -51,6 +63,7 @@ function header(r: Results): string {
     `- Command: \`${r.command}\``,
     ...(o.note ? [`- Note: ${o.note}`] : []),
     `- Packages: ${versions}`,
+    `- Load average (1, 5, 15 min) on ${s.cpus} cores: ${loads(s.loadAverage)} at the start, ${loads(r.loadAtEnd)} at the end`,
     `- Machine: shared with other work while it ran; in the HTTP runs the load generator and the server share the ${s.cpus} cores. Ratios (same run, interleaved) are what to read; absolute numbers are this machine's.`,
     '',
   ]
@@ -60,7 +73,7 @@ function header(r: Results): string {
 function targetsSection(r: Results): string {
   const rows = r.targets.map((t) => [
     t.target,
-    t.unit === '×' ? x(t.measured) : `${t.measured.toFixed(2)} MB`,
+    t.unit === '×' ? x(t.measured) : `${t.measured.toFixed(t.unit === 'KB' ? 1 : 2)} ${t.unit}`,
     t.required,
     mark(t.met),
   ])
@@ -190,7 +203,119 @@ function memorySection(r: Results): string {
       '',
     )
   }
+  if (r.entryCost) parts.push(entryCostPart(r.entryCost))
+  const rss = peakRssPart(r)
+  if (rss) parts.push(rss)
   return parts.join('\n')
+}
+
+function entryCostPart(report: EntryCostReport): string {
+  const rows = report.rows.map((e) => [e.kind, int(e.count), int(e.storeSize), int(e.bytesPerEntry)])
+  return [
+    '### Heap per stored dedup entry',
+    '',
+    "Distinct signed deliveries through `receiver.handle()` with the default memory store, after a warm-up, in a fresh process; heap used after a full GC before and after, divided by the deliveries. Only the store's entries outlive a delivery, so this is one entry: its key, claim token, expiry and the reply kept for duplicates. At the default bound (10,000 entries) the store holds at most 10,000 times this.",
+    '',
+    table(['delivery', 'deliveries', 'entries in store', 'heap bytes per entry'], rows, ['l', 'r', 'r', 'r']),
+    '',
+  ].join('\n')
+}
+
+function peakRssPart(r: Results): string {
+  const rows = (r.http?.rows ?? r.peakRss ?? []).filter((row) => row.app === 'node:hand' || row.app === 'node:ringhook')
+  const hand = rows.find((row) => row.app === 'node:hand')
+  if (!hand) return ''
+  const cold = (app: string) => r.coldStart?.find((c) => c.runtime === 'node' && c.app === app)
+  const body = rows.map((row) => [
+    row.app,
+    mb(row.peakRssMb),
+    x(row.peakRssMb / hand.peakRssMb),
+    cold(row.app) ? mb((cold(row.app) as ColdRow).rssMb) : 'n/a',
+    int(row.rps.median),
+  ])
+  const { http: o } = r.options
+  return [
+    '### Peak RSS under the HTTP load',
+    '',
+    `The node example's receiver (\`createNodeMiddleware(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.runs} run(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's maxRSS, Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
+    '',
+    table(['server', 'peak RSS MB', '× hand-rolled', 'RSS after one delivery MB', 'req/s (median)'], body, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+    '',
+  ].join('\n')
+}
+
+function sizeSection(rows: readonly SizeRow[]): string {
+  const hand = rows.find((row) => row.app.startsWith('hand-rolled'))
+  const body = rows.map((row) => [
+    row.app === 'ringhook' ? `**${row.app}**` : row.app,
+    kb(row.bytes),
+    kb(row.gzipBytes),
+    hand ? x(row.gzipBytes / hand.gzipBytes) : 'n/a',
+    row.parts
+      .slice(0, 3)
+      .map((part) => `${part.name} ${kb(part.bytes)}`)
+      .join(', '),
+  ])
+  const apps = rows.map((row) => `\`${row.app}\`: ${row.description}`).join('; ')
+  return [
+    '## Bundle: a Worker that answers gestures',
+    '',
+    `A Cloudflare Worker receiving the service's webhooks, bundled from the packages' built dist as Wrangler bundles it (esbuild, ESM, browser platform with the \`workerd\` and \`worker\` conditions, minified); gzip at level 9. KB are 1,000 bytes. ${apps}.`,
+    '',
+    table(['app', 'minified KB', 'gzipped KB', 'gzip × hand-rolled', 'largest parts (minified KB)'], body, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'l',
+    ]),
+    '',
+  ].join('\n')
+}
+
+function coldStartSection(r: Results, rows: readonly ColdRow[]): string {
+  const body = rows.map((row) => {
+    const base = rows.find((b) => b.runtime === row.runtime && b.app === row.baseline)
+    const self = row.app === row.baseline
+    return [
+      self ? `${row.label} (baseline)` : row.label.includes('ringhook') ? `**${row.label}**` : row.label,
+      ms(row.total.median),
+      `${ms(row.total.min)}–${ms(row.total.max)}`,
+      self || !base ? '1.00×' : x(row.total.median / base.total.median),
+      ms(row.bootMs),
+      ms(row.importMs),
+      ms(row.firstMs),
+      mb(row.rssMb),
+    ]
+  })
+  const { coldstart: o } = r.options
+  return [
+    '## Cold start: a fresh process to the first answered delivery',
+    '',
+    `Each run starts a new process (node, bun or deno, the native binaries), which imports the contender, creates its receiver, listens on 127.0.0.1 and answers one signed \`gesture\` (verify, validate, dispatch, the vibe reply) posted by the bench as soon as the process says it listens. "total" is from spawn to the reply read by the bench: the runtime's boot is in it, as it is in a real cold start. ${o.runs} run(s) per contender${o.warmups ? ` after ${o.warmups} unmeasured round (the OS file cache, Deno's code cache)` : ''}, interleaved (run k of every contender, then run k+1); median total with the fastest and slowest. The other columns are medians, measured inside the process with \`performance.now()\` (from the process's start) except the first delivery, which is the bench's round trip. On node the fetch handlers are hosted by \`@hono/node-server\`, imported by every fetch contender alike; octokit answers GitHub's scheme (a \`ping\`, no reply body).`,
+    '',
+    table(
+      [
+        'runtime, host: contender',
+        'total ms (median)',
+        'min–max',
+        '× hand-rolled',
+        'runtime boot ms',
+        'import ms',
+        'first delivery ms',
+        'RSS after MB',
+      ],
+      body,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  ].join('\n')
 }
 
 function queueSection(r: Results): string {
@@ -243,8 +368,10 @@ export function toMarkdown(r: Results): string {
     targetsSection(r),
     r.micro ? microSection(r, r.micro) : '',
     r.http ? httpSection(r, r.http) : '',
-    r.growth || r.stores ? memorySection(r) : '',
+    r.growth || r.stores || r.entryCost ? memorySection(r) : '',
     r.queue || r.queueError ? queueSection(r) : '',
+    r.size ? sizeSection(r.size) : '',
+    r.coldStart ? coldStartSection(r, r.coldStart) : '',
   ]
     .filter(Boolean)
     .join('\n')

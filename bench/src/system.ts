@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,6 +11,8 @@ export interface SystemInfo {
   cpuModel: string
   os: string
   memoryGb: number
+  /** 1, 5 and 15-minute load averages when the run started (the machine is shared). */
+  loadAverage: number[]
   versions: Record<string, string>
 }
 
@@ -19,7 +22,9 @@ export interface SystemInfo {
  */
 function versionOf(name: string): string {
   try {
-    let dir = dirname(fileURLToPath(import.meta.resolve(name)))
+    // zod is a dependency of @ringhook/core, not of the bench: resolved from core.
+    const from = name === 'zod' ? createRequire(fileURLToPath(import.meta.resolve('@ringhook/core'))) : undefined
+    let dir = dirname(from ? from.resolve(name) : fileURLToPath(import.meta.resolve(name)))
     for (;;) {
       const file = join(dir, 'package.json')
       if (existsSync(file)) {
@@ -37,6 +42,7 @@ function versionOf(name: string): string {
 const PACKAGES = [
   '@ringhook/core',
   '@octokit/webhooks',
+  'zod',
   'standardwebhooks',
   'stripe',
   'express',
@@ -54,6 +60,7 @@ export function systemInfo(): SystemInfo {
     cpuModel: cpus[0]?.model.trim() ?? 'unknown',
     os: `${os.type()} ${os.release()} (${os.arch()})`,
     memoryGb: Math.round(os.totalmem() / 1024 ** 3),
+    loadAverage: os.loadavg(),
     versions: Object.fromEntries(PACKAGES.map((name) => [name, versionOf(name)])),
   }
 }

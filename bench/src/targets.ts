@@ -1,13 +1,15 @@
+import type { ColdRow } from './coldstart/run.js'
 import type { HttpRow } from './http/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
 import { BASELINE, OCTOKIT_RECEIVE, RINGHOOK_HANDLE, RINGHOOK_VERIFY, STANDARD_VERIFY } from './micro/contenders.js'
 import type { Measured } from './micro/harness.js'
+import type { SizeRow } from './size/run.js'
 
 export interface TargetCheck {
   target: string
   measured: number
-  /** How `measured` reads: a ratio (×) or megabytes. */
-  unit: '×' | 'MB'
+  /** How `measured` reads: a ratio (×), megabytes or kilobytes (1,000 bytes). */
+  unit: '×' | 'MB' | 'KB'
   required: string
   met: boolean
 }
@@ -86,4 +88,50 @@ export function memoryTargets(report: GrowthReport, budgetBytes: number): Target
         report.checkpoints.every((c) => c.storeMb <= budgetMb && c.heapUsedMb - first.heapUsedMb <= budgetMb),
     },
   ]
+}
+
+const atMost = (target: string, measured: number, limit: number): TargetCheck => ({
+  target,
+  measured,
+  unit: '×',
+  required: `≤ ${limit.toFixed(2)}×`,
+  met: measured <= limit,
+})
+
+/** The Workers bundle of a receiver with one gesture handler, gzipped. */
+export const BUNDLE_GZIP_LIMIT_KB = 40
+
+export function sizeTargets(rows: readonly SizeRow[]): TargetCheck[] {
+  const ringhook = rows.find((r) => r.app === 'ringhook')
+  if (!ringhook) return []
+  const kb = ringhook.gzipBytes / 1000
+  return [
+    {
+      target: 'bundle: Worker with one gesture handler, minified + gzipped',
+      measured: kb,
+      unit: 'KB',
+      required: `≤ ${BUNDLE_GZIP_LIMIT_KB} KB`,
+      met: kb <= BUNDLE_GZIP_LIMIT_KB,
+    },
+  ]
+}
+
+/** Every ringhook cold start against the hand-rolled route on the same runtime and host. */
+export function coldStartTargets(rows: readonly ColdRow[]): TargetCheck[] {
+  return rows
+    .filter((row) => row.app.endsWith(':ringhook'))
+    .flatMap((row) => {
+      const base = rows.find((r) => r.runtime === row.runtime && r.app === row.baseline)
+      if (!base) return []
+      const what = row.app === 'node:ringhook' ? 'node adapter' : 'fetch handler'
+      return [atMost(`cold start: ${row.runtime} ${what} vs hand-rolled`, row.total.median / base.total.median, 1.5)]
+    })
+}
+
+/** Peak RSS of the node example's receiver under the HTTP load, against the hand-rolled route's. */
+export function peakRssTargets(rows: readonly HttpRow[]): TargetCheck[] {
+  const hand = rows.find((r) => r.app === 'node:hand')
+  const ringhook = rows.find((r) => r.app === 'node:ringhook')
+  if (!hand || !ringhook) return []
+  return [atMost('memory: node:http peak RSS under load vs hand-rolled', ringhook.peakRssMb / hand.peakRssMb, 1.2)]
 }

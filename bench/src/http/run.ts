@@ -33,6 +33,13 @@ export const HTTP_GROUPS: readonly HttpGroup[] = [
   { framework: 'Fetch handler (@hono/node-server)', baseline: 'fetch:hand', contenders: ['fetch:ringhook'] },
 ]
 
+/** The node example's receiver against the hand-rolled route: the memory target's pair. */
+export const NODE_MEMORY_GROUP: HttpGroup = {
+  framework: 'node:http',
+  baseline: 'node:hand',
+  contenders: ['node:ringhook'],
+}
+
 export interface HttpRow {
   framework: string
   app: string
@@ -93,7 +100,12 @@ function stop(server: Started): Promise<void> {
  * Starts a group's servers side by side, warms each up, then alternates their timed runs (run 1
  * of each, run 2 of each...) so that load from elsewhere on the machine hits them alike.
  */
-async function runGroup(entry: string, group: HttpGroup, options: HttpOptions, log: (line: string) => void) {
+export async function runGroup(
+  entry: string,
+  group: HttpGroup,
+  options: HttpOptions,
+  log: (line: string) => void,
+): Promise<{ rows: HttpRow[]; skipped: SkippedApp[] }> {
   const apps = [group.baseline, ...group.contenders]
   const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app)))
   const servers: Started[] = []

@@ -2,16 +2,23 @@ import { fork } from 'node:child_process'
 import { createMemoryStore, type DedupStore } from '@ringhook/core'
 import { createRedisStore } from '@ringhook/redis'
 import { Redis } from 'ioredis'
+import type { EntryCostReport } from './entry-cost.js'
 import type { GrowthReport } from './store-growth.js'
 
-/** Runs the growth child (bundled, on bare node) and returns its report. */
-export function runStoreGrowth(entry: string, count: number): Promise<GrowthReport> {
+/** Runs a memory child (bundled, on bare node, with --expose-gc) and returns the report it sends. */
+function runChild<T>(entry: string, count: number): Promise<T> {
   const child = fork(entry, [String(count)], { execArgv: ['--expose-gc'], stdio: 'inherit' })
   return new Promise((resolve, reject) => {
-    child.once('message', (report: GrowthReport) => resolve(report))
-    child.once('exit', (code) => code !== 0 && reject(new Error(`store-growth exited with code ${code}`)))
+    child.once('message', (report: T) => resolve(report))
+    child.once('exit', (code) => code !== 0 && reject(new Error(`${entry} exited with code ${code}`)))
   })
 }
+
+/** `count` distinct ids through the memory store: memory at checkpoints (store-growth.ts). */
+export const runStoreGrowth = (entry: string, count: number): Promise<GrowthReport> => runChild(entry, count)
+
+/** Heap per remembered delivery, `count` deliveries of each kind through a receiver (entry-cost.ts). */
+export const runEntryCost = (entry: string, count: number): Promise<EntryCostReport> => runChild(entry, count)
 
 export interface StoreThroughput {
   store: string
