@@ -69,16 +69,17 @@ describe.each(adapters)('ringhook doctor on $name', (adapter) => {
   })
 })
 
-// A bare fetch handler answers on every path, so only the adapters that route have a wrong one.
-describe.each(adapters.filter((adapter) => !adapter.name.startsWith('fetch')))(
-  'ringhook doctor on $name',
-  (adapter) => {
-    it('names a path where nothing handles webhooks', async () => {
-      const url = await mounted(adapter.mount(receiverWith()))
-      expect((await diagnose(`${url}-typo`)).fails).toEqual(['path'])
-    })
-  },
-)
+// Some mounts answer on every path below them: a bare fetch handler, the Lambda shims (the gateway's
+// route is outside the function) and h3 1's prefix router. h3 2 is left out too: in a process that has
+// loaded @hono/node-server, which swaps the global Response for its own, h3 2 answers an unmatched route
+// 200 "[object Response]" (seen here; not a ringhook path). Only the others have a wrong path.
+const routed = adapters.filter((adapter) => !/^(fetch|aws-lambda|h3)/.test(adapter.name))
+describe.each(routed)('ringhook doctor on $name', (adapter) => {
+  it('names a path where nothing handles webhooks', async () => {
+    const url = await mounted(adapter.mount(receiverWith()))
+    expect((await diagnose(`${url}-typo`)).fails).toEqual(['path'])
+  })
+})
 
 describe.each([
   ['express 4', express4 as unknown as typeof express5],
