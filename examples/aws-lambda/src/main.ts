@@ -63,9 +63,14 @@ server.listen(port, () => {
   console.log(`ringhook example (AWS Lambda, local runner) listening on http://localhost:${port}/webhooks`)
 })
 
-// Lambda itself never sends this; a local runner stops like the other examples.
+// Lambda itself never sends this; the local runner stops like the other examples (`pnpm start`
+// runs node itself, so the signal reaches this process). The port closes; deliveries that still
+// arrive on open connections are answered 503 with Connection: close, so the sender retries them;
+// handlers already running get 10 s to finish. Idle connections end on their keep-alive timeout
+// (5 s), so no request is cut off mid-way.
 let stopping = false
 process.on('SIGTERM', async () => {
+  // Process managers may send the signal more than once: shut down once.
   if (stopping) return
   stopping = true
   console.log('SIGTERM: finishing deliveries in progress')

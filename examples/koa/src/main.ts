@@ -11,18 +11,28 @@ if (!secret) {
 }
 const port = Number(process.env.PORT ?? 3000)
 
-const { app, receiver } = createApp(secret)
+// The admin API (which sets what gestures are answered with) is served only with a long token.
+const adminToken = process.env.ADMIN_TOKEN
+if (adminToken !== undefined && adminToken.length < 32) {
+  console.error('ADMIN_TOKEN must be at least 32 characters, e.g.\n  ADMIN_TOKEN=$(openssl rand -hex 32) pnpm start')
+  process.exit(1)
+}
+
+const { app, receiver } = createApp(secret, {}, { token: adminToken })
 const server = app.listen(port, () => {
   const { port: bound } = server.address() as AddressInfo
   console.log(`ringhook example (Koa) listening on http://localhost:${bound}/webhooks`)
+  if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 })
 
-// A deploy or scale-down sends SIGTERM. Stop accepting connections; deliveries that still arrive
-// on open connections are answered 503 so the service retries them (on another instance, or on
-// this one restarted); handlers already running, even past the deadline, get 10 s to finish.
+// A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this
+// process). The port closes; deliveries that still arrive on open connections are answered 503
+// with Connection: close, so the service retries them (on another instance, or on this one
+// restarted); handlers already running, even past the deadline, get 10 s to finish. Idle
+// connections end on their keep-alive timeout (5 s), so no request is cut off mid-way.
 let stopping = false
 process.on('SIGTERM', async () => {
-  // tsx and process managers may forward the signal more than once: shut down once.
+  // Process managers may send the signal more than once: shut down once.
   if (stopping) return
   stopping = true
   console.log('SIGTERM: finishing deliveries in progress')
