@@ -2,8 +2,10 @@
 // with publint and @arethetypeswrong/cli, checks what a registry page needs (licence, links, the files
 // a README points to), then installs the tarballs into a scratch project that compiles an ESM and a
 // CommonJS app under `strict` and runs both. Usage: node scripts/check-packages.mjs (after pnpm build).
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
+import { once } from 'node:events'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -62,13 +64,16 @@ function lint(name, tool, [command, ...args]) {
 }
 
 scratchProject()
+await copiedExample('node-http')
 
 if (problems.length > 0) {
   console.error(`Package check failed (${problems.length}):\n- ${problems.join('\n- ')}`)
   process.exit(1)
 }
 rmSync(work, { recursive: true, force: true })
-console.log(`Package check passed: ${packages.length} tarballs, publint and attw clean, scratch app ran (ESM and CJS).`)
+console.log(
+  `Package check passed: ${packages.length} tarballs, publint and attw clean, scratch app ran (ESM and CJS), examples/node-http copied out ran with npm.`,
+)
 
 /** A stranger's project: the tarballs from npm's point of view, TypeScript strict, both module systems. */
 function scratchProject() {
@@ -91,5 +96,71 @@ function scratchProject() {
     }
   } catch (error) {
     problems.push(`scratch project failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`)
+  }
+}
+
+/**
+ * An example as a user copies it out of the repository: its own folder, `npm install` (the @ringhook
+ * versions it names resolve to the tarballs here, as they would on the registry), `npm start`, one
+ * signed gesture answered with a vibe, then SIGTERM to npm and a clean exit.
+ */
+async function copiedExample(name) {
+  const dir = join(work, `example-${name}`)
+  cpSync(join(root, 'examples', name), dir, { recursive: true, filter: (src) => !src.includes('node_modules') })
+  const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+  const byName = Object.fromEntries(
+    readdirSync(tarballs).map((file) => [
+      `@ringhook/${file.replace(/^ringhook-(.*)-\d+\.\d+\.\d+\.tgz$/, '$1')}`,
+      file,
+    ]),
+  )
+  for (const deps of [manifest.dependencies ?? {}, manifest.devDependencies ?? {}]) {
+    for (const dep of Object.keys(deps)) {
+      if (deps[dep].startsWith('workspace:'))
+        problems.push(`examples/${name}: ${dep} is "${deps[dep]}", not a version a user can install`)
+      if (byName[dep]) deps[dep] = `file:${join(tarballs, byName[dep])}`
+    }
+  }
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], dir)
+  const secret = 'whsec_copied_example'
+  const port = 40_000 + Math.floor(Math.random() * 20_000)
+  const app = spawn('npm', ['start'], {
+    cwd: dir,
+    env: { ...process.env, PORT: String(port), RING_WEBHOOK_SECRET: secret },
+  })
+  let output = ''
+  app.stdout.on('data', (chunk) => (output += chunk))
+  app.stderr.on('data', (chunk) => (output += chunk))
+  try {
+    for (let i = 0; i < 100 && !output.includes('listening'); i++) await new Promise((r) => setTimeout(r, 100))
+    const body = JSON.stringify({
+      event: 'gesture',
+      gesture_type: 'double_tap',
+      user_app_id: '3f1c2a9e-0000-4000-8000-000000000002',
+      app_id: 'app_copied',
+      timestamp: new Date().toISOString(),
+      data: {},
+    })
+    const timestamp = String(Math.floor(Date.now() / 1000))
+    const signature = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`
+    const response = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': signature,
+        'x-service-timestamp': timestamp,
+      },
+      body,
+    })
+    const reply = await response.json()
+    if (response.status !== 200 || !reply.vibe)
+      problems.push(`examples/${name} copied out: ${response.status} ${JSON.stringify(reply)}`)
+    app.kill('SIGTERM')
+    const [code] = await once(app, 'exit')
+    if (code !== 0) problems.push(`examples/${name} copied out: exit ${code} after SIGTERM\n${output}`)
+  } catch (error) {
+    app.kill('SIGKILL')
+    problems.push(`examples/${name} copied out failed: ${error.message}\n${output}`)
   }
 }
