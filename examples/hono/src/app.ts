@@ -2,7 +2,6 @@ import { characterCount, createReceiver, type Receiver, type ReceiverOptions, VI
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
-import { bodyLimit } from 'hono/body-limit'
 
 /** The Hono app, and its receiver (for a graceful shutdown). */
 export interface App {
@@ -44,15 +43,12 @@ export function createApp(
   if (admin.token) {
     // Who may change what every user's ring says: the token is checked (in constant time) before
     // a byte of the body is read, and the body is cut off past 1 KiB, declared or streamed.
-    app.use(
-      '/api/*',
-      bearerAuth({ token: admin.token }),
-      // Connection: close, or the client may reuse a connection the server drops for the unread rest.
-      bodyLimit({ maxSize: 1024, onError: (c) => c.json({ error: 'body too large' }, 413, { connection: 'close' }) }),
-    )
+    app.use('/api/*', bearerAuth({ token: admin.token }))
     app.get('/api/reply-message', (c) => c.json({ message: replyMessage ?? null }))
     app.post('/api/reply-message', async (c) => {
-      const body: unknown = await c.req.json().catch(() => undefined)
+      const text = await readCapped(c.req.raw, MAX_BODY)
+      if (text === undefined) return c.json({ error: 'body too large' }, 413)
+      const body: unknown = parseJson(text)
       const message = (body as { message?: unknown } | undefined)?.message
       if (typeof message !== 'string' || message.length === 0 || characterCount(message) > MAX_MESSAGE) {
         return c.json({ error: `message must be a string of 1 to ${MAX_MESSAGE} characters` }, 400)
@@ -62,6 +58,33 @@ export function createApp(
     })
   }
   return { app, receiver }
+}
+
+/** The admin API's body limit: a message is 80 characters. */
+const MAX_BODY = 1024
+
+/**
+ * The body as text when it is at most `limit` bytes, declared or streamed; undefined when larger. A
+ * larger body is read to its end and dropped (holding `limit` bytes at most) before the 413: a socket
+ * closed with bytes unread is reset, and the reset can destroy the 413 before the client reads it.
+ */
+async function readCapped(request: Request, limit: number): Promise<string | undefined> {
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body?.getReader()
+  for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+    size += read.value.length
+    if (size <= limit) chunks.push(read.value)
+  }
+  return size > limit ? undefined : Buffer.concat(chunks).toString('utf8')
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 /**
