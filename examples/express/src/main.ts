@@ -17,12 +17,13 @@ if (adminToken !== undefined && adminToken.length < 32) {
   console.error('ADMIN_TOKEN must be at least 32 characters, e.g.\n  ADMIN_TOKEN=$(openssl rand -hex 32) pnpm start')
   process.exit(1)
 }
+// Said before listening, so whoever waits for the listening line has read this one too.
+if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
 const { app, receiver } = createApp(secret, {}, { token: adminToken })
 const server = app.listen(port, () => {
   const { port: bound } = server.address() as AddressInfo
   console.log(`ringhook example (Express) listening on http://localhost:${bound}/webhooks`)
-  if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 })
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this

@@ -18,13 +18,14 @@ if (adminToken !== undefined && adminToken.length < 32) {
   console.error('ADMIN_TOKEN must be at least 32 characters, e.g.\n  ADMIN_TOKEN=$(openssl rand -hex 32) pnpm start')
   process.exit(1)
 }
+// Said before listening, so whoever waits for the listening line has read this one too.
+if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
 // On Bun, Deno or Workers, serve `app.fetch` with the runtime's own server instead.
 const { app, receiver } = createApp(secret, {}, { token: adminToken })
 const server = createServer(toNodeHandler(app))
 server.listen(port, () => {
   console.log(`ringhook example (h3) listening on http://localhost:${port}/webhooks`)
-  if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 })
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this
