@@ -60,43 +60,39 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
 ]
 
 /**
- * Bundle, cold start and memory: measured on prototypes of @ringhook/core built in a scratch copy
- * (same sources, schemas rewritten for zod/mini; see the investigation in the perf19 report).
+ * Bundle, cold start and memory, after core moved to zod/mini bundled into its dist
+ * (packages/core/tsup.config.ts); prototypes measured in scratch builds, as said.
  */
 const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['bundle:'],
     note:
-      "**The Workers bundle is zod.** Of the 483 KB minified, zod is 454 KB and @ringhook/core's own code 29 KB. " +
-      "Core imports `{ z } from 'zod'`: that namespace object re-exports all of zod classic, its JSON Schema " +
-      'converters and its locales, and esbuild cannot drop any of it. Prototypes built from the same sources, ' +
-      "bundled the same way: `import * as z from 'zod'` (classic, but shakeable) 38.0 KB gzipped; zod 4's `zod/mini` " +
-      '(the installed 4.6.7 ships it; same schemas, functional checks) 19.3 KB; core with no zod at all 10.8 KB. ' +
-      'Every inferred public type (events, vibes, replies, triggers, the receiver and its handlers) stays identical ' +
-      'under zod/mini; the exported schema objects become zod/mini schemas.',
+      '**The Workers bundle is core and the zod/mini it bundles** (22.4 KB gzipped: 62.7 KB minified, about ' +
+      "half of it zod's parsers). It was 103.3 KB when core imported `{ z } from 'zod'`, a namespace esbuild " +
+      'cannot shake. Core with no zod at all would be ~11 KB.',
   },
   {
     targets: ['cold start:'],
     note:
-      "**Cold start is importing zod's module graph.** Unbundled, as installed, `import('@ringhook/core')` loads " +
-      "zod's ~95 files (64 of them locales) before the receiver exists: the import column above, where the " +
-      'hand-rolled routes import next to nothing. The first delivery costs more too: zod compiles its parsers on ' +
-      'first use. On node the runtime boot (~70 ms, more on a busy machine) is in both totals and dilutes the ' +
-      'ratio; bun boots in ~3 ms, so its ratio is the import almost alone. Prototypes, import + create + first ' +
-      'delivery in one process, medians of 7 runs (node / bun / deno, ms): today 87 / 44 / 43; zod/mini as a ' +
-      "dependency 78 / 36 / 33 (it still loads zod core and its locales); zod/mini bundled into core's single " +
-      'dist file 19 / 19 / 16, and 16 / 14 / 15 with the API schemas out of the root entry. A hand-rolled Web ' +
-      'Crypto verify of one delivery takes 5 / 0.6 / 0.8.',
+      "**Cold start.** Importing core now loads one file (zod/mini's parts bundled in) instead of zod's ~95 " +
+      'module files: import 16 / 16 / 10 ms on node / bun / deno, from 76–80 / 32 / 33. Two costs remain. ' +
+      '(1) The first delivery: core reaches `node:crypto` through `process.getBuiltinModule` wherever it ' +
+      'exists, and on Deno loading its node:crypto costs ~43 ms (Bun ~6 ms), where Web Crypto is already ' +
+      'there; a prototype that uses node:crypto on Node only took the first delivery from 33 to 14 ms on Deno ' +
+      '(1.88× → 1.44×) and from 12 to 7 ms on Bun (not yet in core: packages/core/src/crypto/builtin.ts). ' +
+      '(2) On Bun the whole hand-rolled cold start is ~13 ms, so 1.5× leaves ~6 ms for importing core and its ' +
+      "schemas, which take 16 (a bare `import('@ringhook/core')` ~12 ms, like octokit's 9.5 ms, which is 1.8× " +
+      'itself); the API schemas (used by @ringhook/client and the simulator only) in a separate entry would ' +
+      'save a few ms more.',
   },
   {
     targets: ['memory: node:http peak RSS'],
     note:
-      '**Peak RSS** has three parts. Code: after one delivery the ringhook server holds ~13 MB more than the ' +
-      'hand-rolled one (the memory section\'s "RSS after one delivery"); in a bare script after a full GC, node alone is 41.1 MB, with today\'s ' +
-      "core 57.5 MB, with a prototype core that bundles zod/mini into its dist 47.0 MB. Data: the dedup store's " +
-      '~360–610 heap bytes per remembered delivery (table above), 3.6–6.1 MB at its 10,000-entry bound. The rest ' +
-      'is heap the server keeps under load (the garbage of thousands of deliveries a second between collections); ' +
-      'it varies most between runs (1.22× to 1.51× on this machine) and is not yet split further.',
+      '**Peak RSS** has three parts. Code: after one delivery the ringhook server now holds ~2 MB more than ' +
+      'the hand-rolled one (48.7 against 46.6 MB; 59.6 MB when core loaded zod classic as a dependency). Data: ' +
+      "the dedup store's ~360–610 heap bytes per remembered delivery, 3.6–6.1 MB at its 10,000-entry bound. " +
+      'The rest is heap the server keeps under load (the garbage of thousands of deliveries a second between ' +
+      'collections); it varies most between runs (1.22× to 1.51× on this machine) and is not yet split further.',
   },
 ]
 

@@ -59,5 +59,5 @@ export function fromJobData(data: unknown): DecodedJob {
   }
 }
 
-const issues = (error: z.ZodError): string =>
+const issues = (error: z.core.$ZodError): string =>
   error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')

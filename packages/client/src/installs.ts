@@ -1,5 +1,5 @@
 import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { CallOptions, ClientContext } from './context.js'
 import { requireId, segment } from './validate.js'
 
@@ -13,7 +13,7 @@ export interface InstallsApi {
 }
 
 export function installsApi(ctx: ClientContext): InstallsApi {
-  const get = <S extends z.ZodType>(path: string, schema: S, options: CallOptions) =>
+  const get = <S extends z.ZodMiniType>(path: string, schema: S, options: CallOptions) =>
     ctx.send({ method: 'GET', path, schema, retry: 'read', timeoutMs: ctx.options.timeoutMs, signal: options.signal })
   return {
     list: async (appId, options = {}) =>

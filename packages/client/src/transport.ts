@@ -1,5 +1,5 @@
 import type { Logger } from '@ringhook/core'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { Clock } from './clock.js'
 import { errorFromResponse, requestIdOf } from './error-body.js'
 import {
@@ -17,7 +17,7 @@ import { type ResolvedRetry, type RetryClass, retryDelay } from './retry.js'
 import { issuesOf } from './validate.js'
 
 /** One call to the API, before prefix and base URL are applied. */
-export interface RequestSpec<S extends z.ZodType> {
+export interface RequestSpec<S extends z.ZodMiniType> {
   method: 'GET' | 'POST'
   /** Path below the prefix, segments already encoded. */
   path: string
@@ -43,7 +43,7 @@ export interface TransportConfig {
   logger: Logger
 }
 
-export type Send = <S extends z.ZodType>(spec: RequestSpec<S>) => Promise<z.output<S>>
+export type Send = <S extends z.ZodMiniType>(spec: RequestSpec<S>) => Promise<z.output<S>>
 
 /** Builds the function every endpoint goes through: limiter, fetch, timeout, errors, retries. */
 export function createTransport(config: TransportConfig): Send {
@@ -74,7 +74,7 @@ export function createTransport(config: TransportConfig): Send {
   }
 }
 
-async function attemptOnce<S extends z.ZodType>(
+async function attemptOnce<S extends z.ZodMiniType>(
   config: TransportConfig,
   spec: RequestSpec<S>,
   url: URL,
@@ -113,7 +113,7 @@ async function attemptOnce<S extends z.ZodType>(
   return parseSuccess(spec.schema, raw, response, request)
 }
 
-function parseSuccess<S extends z.ZodType>(
+function parseSuccess<S extends z.ZodMiniType>(
   schema: S,
   raw: string,
   response: Response,

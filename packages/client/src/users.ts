@@ -5,7 +5,7 @@ import {
   userListSchema,
   userStateFilterSchema,
 } from '@ringhook/core'
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import type { CallOptions, ClientContext } from './context.js'
 import { parseInput, requireId, segment } from './validate.js'
 
@@ -24,7 +24,12 @@ export interface UsersApi {
 }
 
 export function usersApi(ctx: ClientContext): UsersApi {
-  const get = <S extends z.ZodType>(path: string, schema: S, options: CallOptions, query?: Record<string, string>) =>
+  const get = <S extends z.ZodMiniType>(
+    path: string,
+    schema: S,
+    options: CallOptions,
+    query?: Record<string, string>,
+  ) =>
     ctx.send({
       method: 'GET',
       path,

@@ -1,8 +1,8 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { type InputIssue, ValidationError } from './errors.js'
 
 /** zod's issues as field paths; an unknown key is named itself rather than its parent. */
-export function issuesOf(error: z.ZodError): InputIssue[] {
+export function issuesOf(error: z.core.$ZodError): InputIssue[] {
   return error.issues.flatMap((issue) => {
     const base = issue.path.map(String)
     if (issue.code === 'unrecognized_keys') {
@@ -13,7 +13,7 @@ export function issuesOf(error: z.ZodError): InputIssue[] {
 }
 
 /** Parses an input, or throws {@link ValidationError} naming the first bad field (below `field`, if given). */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, field?: string): z.output<S> {
+export function parseInput<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): z.output<S> {
   const result = schema.safeParse(value)
   if (result.success) return result.data
   const issues = issuesOf(result.error)

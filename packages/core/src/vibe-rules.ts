@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { characterCount } from './schemas/text.js'
 import { VIBE_LIMITS } from './schemas/vibe.js'
 

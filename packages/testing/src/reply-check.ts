@@ -11,7 +11,7 @@ export type GestureReplyCheck =
   | { kind: 'invalid'; rule: string }
 
 /** Lists a zod error's issues as `path: message`, one per rule broken. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: z.core.$ZodError): string {
   return error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ')
 }
 

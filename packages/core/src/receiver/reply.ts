@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import type * as z from 'zod/mini'
 import { type GestureReply, gestureReplySchema } from '../schemas/vibe.js'
 import { explainVibeIssues } from '../vibe-rules.js'
 
@@ -31,7 +31,7 @@ function normalise(value: unknown): unknown {
   return plain
 }
 
-function explain(error: z.ZodError, reply: unknown): string[] {
+function explain(error: z.core.$ZodError, reply: unknown): string[] {
   if (!isRecord(reply) || !('success' in reply || 'vibe' in reply))
     return [`${WHAT_A_REPLY_IS}; it returned ${describe(reply)}`]
   const vibeIssues = error.issues

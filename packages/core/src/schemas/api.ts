@@ -1,6 +1,7 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { Closed } from './closed.js'
 import { isoTimestamp, notificationResponseSchema } from './events.js'
+import { issueMessages } from './messages.js'
 import { maxCharacters } from './text.js'
 import { requireMessageWithNotification, vibeMessageSchema, vibeSequenceSchema } from './vibe.js'
 
@@ -23,164 +24,187 @@ export const RATE_LIMITS = Object.freeze({
   vibesPerUser: { limit: 30, windowMs: 60_000 },
 })
 
-export const userStateSchema = z.enum(['active', 'passive', 'inactive'])
-export const userStateFilterSchema = z.enum(['active', 'passive', 'inactive', 'all'])
-export const responseModeSchema = z.enum(['webhook', 'poll', 'await'])
+export const userStateSchema = z.enum(['active', 'passive', 'inactive'], issueMessages)
+export const userStateFilterSchema = z.enum(['active', 'passive', 'inactive', 'all'], issueMessages)
+export const responseModeSchema = z.enum(['webhook', 'poll', 'await'], issueMessages)
 
 // ---- Resources -------------------------------------------------------------------------------
 
-export const installSchema = z.looseObject({
-  user_app_id: z.string(),
-  is_active: z.boolean(),
+// Every constructor gets `issueMessages`: zod/mini has no English of its own (see messages.ts).
+const m = issueMessages
+const nonEmpty = () => z.string(m).check(z.minLength(1))
+/** A loose object (unknown fields kept), worded by `issueMessages`. */
+const loose = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, m)
+/** A strict object (unknown fields refused), worded by `issueMessages`. */
+const strict = <T extends z.core.$ZodLooseShape>(shape: T) => z.strictObject(shape, m)
+
+export const installSchema = loose({
+  user_app_id: z.string(m),
+  is_active: z.boolean(m),
   installed_at: isoTimestamp,
 })
-export const installListSchema = z.looseObject({ installs: z.array(installSchema) })
+export const installListSchema = loose({ installs: z.array(installSchema, m) })
 /** The caller's own installation (`installs/@me`) also names the app. */
-export const ownInstallSchema = installSchema.extend({ app_id: z.string() })
+export const ownInstallSchema = z.extend(installSchema, { app_id: z.string(m) })
 
-export const userSchema = z.looseObject({
-  user_app_id: z.string(),
+export const userSchema = loose({
+  user_app_id: z.string(m),
   state: userStateSchema,
   installed_at: isoTimestamp,
 })
-export const userListSchema = z.looseObject({ users: z.array(userSchema) })
+export const userListSchema = loose({ users: z.array(userSchema, m) })
 /** Other permission keys are not documented; they are kept. */
-export const permissionsSchema = z.looseObject({ vibes: z.boolean(), gestures: z.boolean() })
-export const userDetailSchema = userSchema.extend({ app_id: z.string(), permissions: permissionsSchema })
+export const permissionsSchema = loose({ vibes: z.boolean(m), gestures: z.boolean(m) })
+export const userDetailSchema = z.extend(userSchema, { app_id: z.string(m), permissions: permissionsSchema })
 
-export const vibePatternsSchema = z.looseObject({
-  patterns: z.array(z.string()),
-  max_sequence_length: z.number().int(),
-  timing: z.looseObject({
-    min_delay_ms: z.number().int(),
-    max_delay_ms: z.number().int(),
-    default_delay_ms: z.number().int(),
+export const vibePatternsSchema = loose({
+  patterns: z.array(z.string(m), m),
+  max_sequence_length: z.int(m),
+  timing: loose({
+    min_delay_ms: z.int(m),
+    max_delay_ms: z.int(m),
+    default_delay_ms: z.int(m),
   }),
 })
 
-export const eventResponseRecordSchema = z.looseObject({
-  event_id: z.string(),
-  status: z.enum(['pending', 'responded']),
-  response: notificationResponseSchema.nullable(),
-  responded_at: isoTimestamp.nullable(),
+export const eventResponseRecordSchema = loose({
+  event_id: z.string(m),
+  status: z.enum(['pending', 'responded'], m),
+  response: z.nullable(notificationResponseSchema),
+  responded_at: z.nullable(isoTimestamp),
 })
 
 // ---- Trigger request -------------------------------------------------------------------------
 
-export const emojiOptionSchema = z.strictObject({
-  emoji: z.string().min(1),
+export const emojiOptionSchema = strict({
+  emoji: nonEmpty(),
   label: maxCharacters(TRIGGER_LIMITS.maxLabelLength),
 })
 
 /** A response config inside the documented limits: what a careful client sends. */
-export const responseConfigSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('none') }),
-  z.strictObject({ type: z.literal('yes_no_dismiss') }),
-  z.strictObject({
-    type: z.literal('emoji'),
-    options: z.array(emojiOptionSchema).min(TRIGGER_LIMITS.minOptions).max(TRIGGER_LIMITS.maxOptions),
-  }),
-])
+export const responseConfigSchema = z.discriminatedUnion(
+  'type',
+  [
+    strict({ type: z.literal('none', m) }),
+    strict({ type: z.literal('yes_no_dismiss', m) }),
+    strict({
+      type: z.literal('emoji', m),
+      options: z
+        .array(emojiOptionSchema, m)
+        .check(z.minLength(TRIGGER_LIMITS.minOptions), z.maxLength(TRIGGER_LIMITS.maxOptions)),
+    }),
+  ],
+  m,
+)
 
 /**
  * What the service accepts and then truncates (rule 6): more than 5 options, labels longer than
  * 15 characters. Fewer than 2 options is undocumented; ringhook treats it as invalid.
  */
-export const truncatableResponseConfigSchema = z.discriminatedUnion('type', [
-  z.looseObject({ type: z.literal('none') }),
-  z.looseObject({ type: z.literal('yes_no_dismiss') }),
-  z.looseObject({
-    type: z.literal('emoji'),
-    options: z.array(z.looseObject({ emoji: z.string().min(1), label: z.string() })).min(TRIGGER_LIMITS.minOptions),
-  }),
-])
+export const truncatableResponseConfigSchema = z.discriminatedUnion(
+  'type',
+  [
+    loose({ type: z.literal('none', m) }),
+    loose({ type: z.literal('yes_no_dismiss', m) }),
+    loose({
+      type: z.literal('emoji', m),
+      options: z
+        .array(loose({ emoji: nonEmpty(), label: z.string(m) }), m)
+        .check(z.minLength(TRIGGER_LIMITS.minOptions)),
+    }),
+  ],
+  m,
+)
 
-const timeoutMsSchema = z.number().int().min(TRIGGER_LIMITS.minTimeoutMs).max(TRIGGER_LIMITS.maxTimeoutMs)
+const timeoutMsSchema = z.int(m).check(z.gte(TRIGGER_LIMITS.minTimeoutMs), z.lte(TRIGGER_LIMITS.maxTimeoutMs))
 
 const triggerFields = {
   /** A user-app id as delivered in webhooks, or `@me`. */
-  user_app_id: z.string().min(1),
-  app_id: z.string().min(1),
+  user_app_id: nonEmpty(),
+  app_id: nonEmpty(),
   sequence: vibeSequenceSchema,
-  message: vibeMessageSchema.optional(),
-  show_ring_ui_notif: z.boolean().optional(),
-  response_mode: responseModeSchema.optional(),
+  message: z.optional(vibeMessageSchema),
+  show_ring_ui_notif: z.optional(z.boolean(m)),
+  response_mode: z.optional(responseModeSchema),
   /** Await mode only. */
-  timeout_ms: timeoutMsSchema.optional(),
+  timeout_ms: z.optional(timeoutMsSchema),
 }
 
 /** `timeout_ms` means nothing outside await mode; sending it elsewhere is a mistake worth naming. */
 function timeoutOnlyWithAwait(
   value: { response_mode?: string | undefined; timeout_ms?: number | undefined },
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
 ) {
   if (value.timeout_ms !== undefined && value.response_mode !== 'await') {
     ctx.addIssue({ code: 'custom', path: ['timeout_ms'], message: 'is only allowed with response_mode "await"' })
   }
 }
 
-function triggerRules(value: z.infer<z.ZodObject<typeof triggerFields>>, ctx: z.RefinementCtx): void {
+function triggerRules(value: z.infer<z.ZodMiniObject<typeof triggerFields>>, ctx: z.core.$RefinementCtx): void {
   requireMessageWithNotification(value, ctx)
   timeoutOnlyWithAwait(value, ctx)
 }
 
 /** A trigger inside every documented limit; unknown fields are refused (they are typos). */
-export const triggerRequestSchema = z
-  .strictObject({ ...triggerFields, response_config: responseConfigSchema.optional() })
-  .superRefine(triggerRules)
+export const triggerRequestSchema = strict({
+  ...triggerFields,
+  response_config: z.optional(responseConfigSchema),
+}).check(z.superRefine(triggerRules))
 
 /** A trigger as the service accepts it: extra fields ignored, over-long response configs truncated later. */
-export const serviceTriggerRequestSchema = z
-  .looseObject({ ...triggerFields, response_config: truncatableResponseConfigSchema.optional() })
-  .superRefine(triggerRules)
+export const serviceTriggerRequestSchema = loose({
+  ...triggerFields,
+  response_config: z.optional(truncatableResponseConfigSchema),
+}).check(z.superRefine(triggerRules))
 
 // ---- Trigger result --------------------------------------------------------------------------
 
-export const deliverySchema = z.looseObject({
-  method: z.string(),
-  status: z.string(),
-  latency_ms: z.number(),
+export const deliverySchema = loose({
+  method: z.string(m),
+  status: z.string(m),
+  latency_ms: z.number(m),
   app_state: userStateSchema,
 })
 
-export const awaitedResponseSchema = z.looseObject({
-  status: z.enum(['responded', 'timeout', 'not_enabled']),
-  value: notificationResponseSchema.nullable(),
-  responded_at: isoTimestamp.optional(),
+export const awaitedResponseSchema = loose({
+  status: z.enum(['responded', 'timeout', 'not_enabled'], m),
+  value: z.nullable(notificationResponseSchema),
+  responded_at: z.optional(isoTimestamp),
 })
 
-const warnings = z.array(z.string()).optional()
+const warnings = z.optional(z.array(z.string(m), m))
 
 /** Result of a webhook- or poll-mode trigger. */
-export const queuedTriggerResultSchema = z.looseObject({
-  success: z.boolean(),
-  event_id: z.string().nullable(),
-  response_mode: z.enum(['webhook', 'poll']),
-  delivery: deliverySchema.optional(),
-  delivery_status: z.literal('not_enabled').optional(),
+export const queuedTriggerResultSchema = loose({
+  success: z.boolean(m),
+  event_id: z.nullable(z.string(m)),
+  response_mode: z.enum(['webhook', 'poll'], m),
+  delivery: z.optional(deliverySchema),
+  delivery_status: z.optional(z.literal('not_enabled', m)),
   warnings,
 })
 
 /** Result of an await-mode trigger. */
-export const awaitTriggerResultSchema = z.looseObject({
-  success: z.boolean(),
-  event_id: z.string().nullable(),
-  response_mode: z.literal('await'),
+export const awaitTriggerResultSchema = loose({
+  success: z.boolean(m),
+  event_id: z.nullable(z.string(m)),
+  response_mode: z.literal('await', m),
   response: awaitedResponseSchema,
   warnings,
 })
 
-export const triggerResultSchema = z.discriminatedUnion('response_mode', [
-  queuedTriggerResultSchema,
-  awaitTriggerResultSchema,
-])
+export const triggerResultSchema = z.discriminatedUnion(
+  'response_mode',
+  [queuedTriggerResultSchema, awaitTriggerResultSchema],
+  m,
+)
 
 /**
  * The error body ringhook's simulator sends. The service does not document its own error shape,
  * so clients must read it leniently.
  */
-export const apiErrorBodySchema = z.looseObject({
-  error: z.looseObject({ code: z.string(), message: z.string() }),
+export const apiErrorBodySchema = loose({
+  error: loose({ code: z.string(m), message: z.string(m) }),
 })
 
 // Response types name the documented fields only; the schemas keep any others at run time.

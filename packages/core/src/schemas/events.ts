@@ -1,5 +1,6 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import type { Closed } from './closed.js'
+import { issueMessages } from './messages.js'
 
 // The shape the service sends (`2026-11-22T10:00:00.000Z`), with each field in range: checked by
 // one regex. Anything else Date.parse accepts is still a timestamp, only a slower one to check.
@@ -9,27 +10,32 @@ const ISO_DATE_TIME =
 const isTimestamp = (value: string): boolean => ISO_DATE_TIME.test(value) || !Number.isNaN(Date.parse(value))
 
 /** A timestamp the service sends as ISO 8601; kept as the string it was. */
-export const isoTimestamp = z.string().refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' })
+export const isoTimestamp = z
+  .string(issueMessages)
+  .check(z.refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' }))
+
+/** A string of at least one character. */
+const nonEmpty = () => z.string(issueMessages).check(z.minLength(1))
 
 /**
  * Fields every webhook carries. The schemas are loose, so extra fields the service adds are kept at
  * run time; the event types below name only the documented ones (see `Closed` and `withExtras`).
  */
 const envelope = {
-  user_app_id: z.string().min(1),
+  user_app_id: nonEmpty(),
   /** The app's own identifier for the user, present when the user linked their account. */
-  external_user_id: z.string().optional(),
-  app_id: z.string().min(1),
+  external_user_id: z.optional(z.string(issueMessages)),
+  app_id: nonEmpty(),
   timestamp: isoTimestamp,
 }
 
-const emptyData = z.looseObject({})
+const emptyData = z.looseObject({}, issueMessages)
 
 /** `yes`, `no`, `dismiss` or `emoji:<emoji>`. */
-export const notificationResponseSchema = z.union([
-  z.enum(['yes', 'no', 'dismiss']),
-  z.templateLiteral(['emoji:', z.string().min(1)]),
-])
+export const notificationResponseSchema = z.union(
+  [z.enum(['yes', 'no', 'dismiss'], issueMessages), z.templateLiteral(['emoji:', nonEmpty()], issueMessages)],
+  { error: () => 'expected "yes", "no", "dismiss" or "emoji:<emoji>"' },
+)
 
 /** Gestures the kit knows of: the ones the simulator in `@ringhook/testing` performs by default. */
 export const KNOWN_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
@@ -42,18 +48,21 @@ export type KnownGestureType = (typeof KNOWN_GESTURE_TYPES)[number]
 export type GestureType = KnownGestureType | (string & Record<never, never>)
 
 /** Any non-empty string, typed as a {@link GestureType}. */
-export const gestureTypeSchema: z.ZodType<GestureType, string> = z.string().min(1)
+export const gestureTypeSchema: z.ZodMiniType<GestureType, string> = nonEmpty()
 
-export const gestureEventSchema = z.looseObject({
-  event: z.literal('gesture'),
-  /** The gesture performed. */
-  gesture_type: gestureTypeSchema,
-  ...envelope,
-  data: emptyData,
-})
+export const gestureEventSchema = z.looseObject(
+  {
+    event: z.literal('gesture', issueMessages),
+    /** The gesture performed. */
+    gesture_type: gestureTypeSchema,
+    ...envelope,
+    data: emptyData,
+  },
+  issueMessages,
+)
 
 const lifecycle = <const N extends string>(name: N) =>
-  z.looseObject({ event: z.literal(name), ...envelope, data: emptyData })
+  z.looseObject({ event: z.literal(name, issueMessages), ...envelope, data: emptyData }, issueMessages)
 
 export const appInstalledEventSchema = lifecycle('app.installed')
 export const appActivatedEventSchema = lifecycle('app.activated')
@@ -61,25 +70,32 @@ export const controlPassiveEventSchema = lifecycle('control.passive')
 export const appDeactivatedEventSchema = lifecycle('app.deactivated')
 export const appUninstalledEventSchema = lifecycle('app.uninstalled')
 
-export const notificationRespondedEventSchema = z.looseObject({
-  event: z.literal('notification.responded'),
-  ...envelope,
-  data: z.looseObject({ event_id: z.string().min(1), response: notificationResponseSchema }),
-})
+export const notificationRespondedEventSchema = z.looseObject(
+  {
+    event: z.literal('notification.responded', issueMessages),
+    ...envelope,
+    data: z.looseObject({ event_id: nonEmpty(), response: notificationResponseSchema }, issueMessages),
+  },
+  issueMessages,
+)
 
 /** Every event the service documents, discriminated on `event`. */
-export const webhookEventSchema = z.discriminatedUnion('event', [
-  gestureEventSchema,
-  appInstalledEventSchema,
-  appActivatedEventSchema,
-  controlPassiveEventSchema,
-  appDeactivatedEventSchema,
-  appUninstalledEventSchema,
-  notificationRespondedEventSchema,
-])
+export const webhookEventSchema = z.discriminatedUnion(
+  'event',
+  [
+    gestureEventSchema,
+    appInstalledEventSchema,
+    appActivatedEventSchema,
+    controlPassiveEventSchema,
+    appDeactivatedEventSchema,
+    appUninstalledEventSchema,
+    notificationRespondedEventSchema,
+  ],
+  issueMessages,
+)
 
 /** An event this version does not know (slot events, future additions): only `event` is required. */
-export const unknownEventSchema = z.looseObject({ event: z.string().min(1) })
+export const unknownEventSchema = z.looseObject({ event: nonEmpty() }, issueMessages)
 
 export type NotificationResponse = z.infer<typeof notificationResponseSchema>
 export type GestureEvent = Closed<z.infer<typeof gestureEventSchema>>
@@ -105,10 +121,12 @@ export type EventName = WebhookEvent['event']
 export type EventOf<N extends EventName> = Extract<WebhookEvent, { event: N }>
 
 /** Names of every documented event, in the service's lifecycle order where one applies. */
-export const EVENT_NAMES = webhookEventSchema.options.map((o) => o.shape.event.value) as readonly EventName[]
+const documented = webhookEventSchema.def.options
+const nameOf = (schema: (typeof documented)[number]) => schema.shape.event.def.values[0] as EventName
+export const EVENT_NAMES: readonly EventName[] = documented.map(nameOf)
 
-const schemaByName = new Map<string, z.ZodType<WebhookEvent>>(
-  webhookEventSchema.options.map((o) => [o.shape.event.value, o as z.ZodType<WebhookEvent>]),
+const schemaByName = new Map<string, z.ZodMiniType<WebhookEvent>>(
+  documented.map((o) => [nameOf(o), o as z.ZodMiniType<WebhookEvent>]),
 )
 
 /** Whether a name is one this version knows. */
@@ -120,7 +138,7 @@ export function parseEvent(
 ):
   | { ok: true; event: WebhookEvent; known: true }
   | { ok: true; event: UnknownEvent; known: false }
-  | { ok: false; error: z.ZodError } {
+  | { ok: false; error: z.core.$ZodError } {
   const name = (value as { event?: unknown } | null)?.event
   const schema = typeof name === 'string' ? schemaByName.get(name) : undefined
   if (schema) {

@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import { issueMessages } from './messages.js'
 import { maxCharacters } from './text.js'
 
 /** Limits of a vibe, from the service's trigger rules. */
@@ -11,22 +12,27 @@ export const VIBE_LIMITS = Object.freeze({
   maxMessageLength: 80,
 })
 
-export const vibePatternSchema = z.enum(VIBE_LIMITS.patterns)
+export const vibePatternSchema = z.enum(VIBE_LIMITS.patterns, issueMessages)
 
 /** One step of a vibe. `delay_ms` is the pause before it; the service defaults it to 300. */
-export const vibeStepSchema = z.strictObject({
-  type: vibePatternSchema,
-  delay_ms: z.number().int().min(VIBE_LIMITS.minDelayMs).max(VIBE_LIMITS.maxDelayMs).optional(),
-})
+export const vibeStepSchema = z.strictObject(
+  {
+    type: vibePatternSchema,
+    delay_ms: z.optional(z.int(issueMessages).check(z.gte(VIBE_LIMITS.minDelayMs), z.lte(VIBE_LIMITS.maxDelayMs))),
+  },
+  issueMessages,
+)
 
-export const vibeSequenceSchema = z.array(vibeStepSchema).min(1).max(VIBE_LIMITS.maxSteps)
+export const vibeSequenceSchema = z
+  .array(vibeStepSchema, issueMessages)
+  .check(z.minLength(1), z.maxLength(VIBE_LIMITS.maxSteps))
 
 export const vibeMessageSchema = maxCharacters(VIBE_LIMITS.maxMessageLength)
 
 /** Adds the rule shared by replies and triggers: a Ring UI notification needs a message. */
 export function requireMessageWithNotification(
   value: { message?: string | undefined; show_ring_ui_notif?: boolean | undefined },
-  ctx: z.RefinementCtx,
+  ctx: z.core.$RefinementCtx,
 ): void {
   if (value.show_ring_ui_notif === true && !value.message?.trim()) {
     ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when show_ring_ui_notif is true' })
@@ -35,18 +41,24 @@ export function requireMessageWithNotification(
 
 /** A vibe as sent to the ring: what a gesture reply carries. */
 export const vibeSchema = z
-  .strictObject({
-    sequence: vibeSequenceSchema,
-    message: vibeMessageSchema.optional(),
-    show_ring_ui_notif: z.boolean().optional(),
-  })
-  .superRefine(requireMessageWithNotification)
+  .strictObject(
+    {
+      sequence: vibeSequenceSchema,
+      message: z.optional(vibeMessageSchema),
+      show_ring_ui_notif: z.optional(z.boolean(issueMessages)),
+    },
+    issueMessages,
+  )
+  .check(z.superRefine(requireMessageWithNotification))
 
 /** The body a receiver answers a gesture with. */
-export const gestureReplySchema = z.strictObject({
-  success: z.boolean(),
-  vibe: vibeSchema.optional(),
-})
+export const gestureReplySchema = z.strictObject(
+  {
+    success: z.boolean(issueMessages),
+    vibe: z.optional(vibeSchema),
+  },
+  issueMessages,
+)
 
 export type VibePattern = z.infer<typeof vibePatternSchema>
 export type VibeStep = z.infer<typeof vibeStepSchema>

@@ -1,0 +1,132 @@
+import { z } from 'zod'
+import type { Closed } from '../../../src/schemas/closed.js'
+
+// The shape the service sends (`2026-11-22T10:00:00.000Z`), with each field in range: checked by
+// one regex. Anything else Date.parse accepts is still a timestamp, only a slower one to check.
+const ISO_DATE_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
+
+const isTimestamp = (value: string): boolean => ISO_DATE_TIME.test(value) || !Number.isNaN(Date.parse(value))
+
+/** A timestamp the service sends as ISO 8601; kept as the string it was. */
+export const isoTimestamp = z.string().refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' })
+
+/**
+ * Fields every webhook carries. The schemas are loose, so extra fields the service adds are kept at
+ * run time; the event types below name only the documented ones (see `Closed` and `withExtras`).
+ */
+const envelope = {
+  user_app_id: z.string().min(1),
+  /** The app's own identifier for the user, present when the user linked their account. */
+  external_user_id: z.string().optional(),
+  app_id: z.string().min(1),
+  timestamp: isoTimestamp,
+}
+
+const emptyData = z.looseObject({})
+
+/** `yes`, `no`, `dismiss` or `emoji:<emoji>`. */
+export const notificationResponseSchema = z.union([
+  z.enum(['yes', 'no', 'dismiss']),
+  z.templateLiteral(['emoji:', z.string().min(1)]),
+])
+
+/** Gestures the kit knows of: the ones the simulator in `@ringhook/testing` performs by default. */
+export const KNOWN_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
+export type KnownGestureType = (typeof KNOWN_GESTURE_TYPES)[number]
+/**
+ * A gesture's name. The service does not list its values (spec section 6, rule 7), so any string is
+ * one; the known ones are spelled out so editors suggest them (`string & {}` keeps them from
+ * collapsing into plain `string`).
+ */
+export type GestureType = KnownGestureType | (string & Record<never, never>)
+
+/** Any non-empty string, typed as a {@link GestureType}. */
+export const gestureTypeSchema: z.ZodType<GestureType, string> = z.string().min(1)
+
+export const gestureEventSchema = z.looseObject({
+  event: z.literal('gesture'),
+  /** The gesture performed. */
+  gesture_type: gestureTypeSchema,
+  ...envelope,
+  data: emptyData,
+})
+
+const lifecycle = <const N extends string>(name: N) =>
+  z.looseObject({ event: z.literal(name), ...envelope, data: emptyData })
+
+export const appInstalledEventSchema = lifecycle('app.installed')
+export const appActivatedEventSchema = lifecycle('app.activated')
+export const controlPassiveEventSchema = lifecycle('control.passive')
+export const appDeactivatedEventSchema = lifecycle('app.deactivated')
+export const appUninstalledEventSchema = lifecycle('app.uninstalled')
+
+export const notificationRespondedEventSchema = z.looseObject({
+  event: z.literal('notification.responded'),
+  ...envelope,
+  data: z.looseObject({ event_id: z.string().min(1), response: notificationResponseSchema }),
+})
+
+/** Every event the service documents, discriminated on `event`. */
+export const webhookEventSchema = z.discriminatedUnion('event', [
+  gestureEventSchema,
+  appInstalledEventSchema,
+  appActivatedEventSchema,
+  controlPassiveEventSchema,
+  appDeactivatedEventSchema,
+  appUninstalledEventSchema,
+  notificationRespondedEventSchema,
+])
+
+/** An event this version does not know (slot events, future additions): only `event` is required. */
+export const unknownEventSchema = z.looseObject({ event: z.string().min(1) })
+
+export type NotificationResponse = z.infer<typeof notificationResponseSchema>
+export type GestureEvent = Closed<z.infer<typeof gestureEventSchema>>
+export type AppInstalledEvent = Closed<z.infer<typeof appInstalledEventSchema>>
+export type AppActivatedEvent = Closed<z.infer<typeof appActivatedEventSchema>>
+export type ControlPassiveEvent = Closed<z.infer<typeof controlPassiveEventSchema>>
+export type AppDeactivatedEvent = Closed<z.infer<typeof appDeactivatedEventSchema>>
+export type AppUninstalledEvent = Closed<z.infer<typeof appUninstalledEventSchema>>
+export type NotificationRespondedEvent = Closed<z.infer<typeof notificationRespondedEventSchema>>
+/** Every documented event, discriminated on `event`; each names exactly the spec's fields. */
+export type WebhookEvent =
+  | GestureEvent
+  | AppInstalledEvent
+  | AppActivatedEvent
+  | ControlPassiveEvent
+  | AppDeactivatedEvent
+  | AppUninstalledEvent
+  | NotificationRespondedEvent
+/** An event this version does not know: nothing but `event` is promised, so every other field is `unknown`. */
+export type UnknownEvent = z.infer<typeof unknownEventSchema>
+export type EventName = WebhookEvent['event']
+/** The event type for one name. */
+export type EventOf<N extends EventName> = Extract<WebhookEvent, { event: N }>
+
+/** Names of every documented event, in the service's lifecycle order where one applies. */
+export const EVENT_NAMES = webhookEventSchema.options.map((o) => o.shape.event.value) as readonly EventName[]
+
+const schemaByName = new Map<string, z.ZodType<WebhookEvent>>(
+  webhookEventSchema.options.map((o) => [o.shape.event.value, o as z.ZodType<WebhookEvent>]),
+)
+
+/** Whether a name is one this version knows. */
+export const isKnownEventName = (name: string): name is EventName => schemaByName.has(name)
+
+/** Parses a decoded payload: a known event against its schema, an unknown one leniently. */
+export function parseEvent(
+  value: unknown,
+):
+  | { ok: true; event: WebhookEvent; known: true }
+  | { ok: true; event: UnknownEvent; known: false }
+  | { ok: false; error: z.ZodError } {
+  const name = (value as { event?: unknown } | null)?.event
+  const schema = typeof name === 'string' ? schemaByName.get(name) : undefined
+  if (schema) {
+    const parsed = schema.safeParse(value)
+    return parsed.success ? { ok: true, event: parsed.data, known: true } : { ok: false, error: parsed.error }
+  }
+  const parsed = unknownEventSchema.safeParse(value)
+  return parsed.success ? { ok: true, event: parsed.data, known: false } : { ok: false, error: parsed.error }
+}

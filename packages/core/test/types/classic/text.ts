@@ -1,0 +1,12 @@
+import { z } from 'zod'
+
+/** Length in Unicode code points, so an emoji counts as one character, not two UTF-16 units. */
+export const characterCount = (text: string): number => {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}
+
+/** A string of at most `max` characters (code points). */
+export const maxCharacters = (max: number) =>
+  z.string().refine((text) => characterCount(text) <= max, { message: `must be at most ${max} characters` })

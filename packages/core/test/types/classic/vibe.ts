@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import { maxCharacters } from './text.js'
+
+/** Limits of a vibe, from the service's trigger rules. */
+export const VIBE_LIMITS = Object.freeze({
+  patterns: ['tap', 'pulse'] as const,
+  maxSteps: 3,
+  minDelayMs: 150,
+  maxDelayMs: 2000,
+  defaultDelayMs: 300,
+  maxMessageLength: 80,
+})
+
+export const vibePatternSchema = z.enum(VIBE_LIMITS.patterns)
+
+/** One step of a vibe. `delay_ms` is the pause before it; the service defaults it to 300. */
+export const vibeStepSchema = z.strictObject({
+  type: vibePatternSchema,
+  delay_ms: z.number().int().min(VIBE_LIMITS.minDelayMs).max(VIBE_LIMITS.maxDelayMs).optional(),
+})
+
+export const vibeSequenceSchema = z.array(vibeStepSchema).min(1).max(VIBE_LIMITS.maxSteps)
+
+export const vibeMessageSchema = maxCharacters(VIBE_LIMITS.maxMessageLength)
+
+/** Adds the rule shared by replies and triggers: a Ring UI notification needs a message. */
+export function requireMessageWithNotification(
+  value: { message?: string | undefined; show_ring_ui_notif?: boolean | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.show_ring_ui_notif === true && !value.message?.trim()) {
+    ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when show_ring_ui_notif is true' })
+  }
+}
+
+/** A vibe as sent to the ring: what a gesture reply carries. */
+export const vibeSchema = z
+  .strictObject({
+    sequence: vibeSequenceSchema,
+    message: vibeMessageSchema.optional(),
+    show_ring_ui_notif: z.boolean().optional(),
+  })
+  .superRefine(requireMessageWithNotification)
+
+/** The body a receiver answers a gesture with. */
+export const gestureReplySchema = z.strictObject({
+  success: z.boolean(),
+  vibe: vibeSchema.optional(),
+})
+
+export type VibePattern = z.infer<typeof vibePatternSchema>
+export type VibeStep = z.infer<typeof vibeStepSchema>
+export type VibePayload = z.infer<typeof vibeSchema>
+export type GestureReply = z.infer<typeof gestureReplySchema>
