@@ -81,12 +81,15 @@ function start(command: string, args: string[], cwd: string): Promise<Served> {
   })
 }
 
-/** The native binaries, not the npm shims, so the test can stop exactly the process it started. */
+/**
+ * The native binaries, not the npm shims, so the test can stop exactly the process it started. Core
+ * verifies with their native Web Crypto: loading their node:crypto layer costs more than it saves.
+ */
 const runtimes = [
-  { name: 'bun', engine: 'node', command: join(pkgDir('bun'), 'bin', 'bun.exe'), args: ['server.ts', SECRET] },
+  { name: 'bun', engine: 'webcrypto', command: join(pkgDir('bun'), 'bin', 'bun.exe'), args: ['server.ts', SECRET] },
   {
     name: 'deno',
-    engine: 'node',
+    engine: 'webcrypto',
     command: join(pkgDir('deno'), 'deno'),
     args: ['run', '--no-lock', '--no-prompt', '--allow-net=127.0.0.1', `--allow-read=${ROOT}`, 'server.ts', SECRET],
   },
