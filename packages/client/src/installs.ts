@@ -1,4 +1,4 @@
-import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core'
+import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core/api'
 import type { z } from 'zod'
 import type { CallOptions, ClientContext } from './context.js'
 import { requireId, segment } from './validate.js'

@@ -4,7 +4,7 @@ import {
   userDetailSchema,
   userListSchema,
   userStateFilterSchema,
-} from '@ringhook/core'
+} from '@ringhook/core/api'
 import type { z } from 'zod'
 import type { CallOptions, ClientContext } from './context.js'
 import { parseInput, requireId, segment } from './validate.js'

@@ -1,4 +1,5 @@
-import type { Receiver, WebhookRequest } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import type { WebhookRequest } from '@ringhook/core/adapter'
 import type { Context, Middleware, Next } from 'koa'
 
 export interface RinghookMiddlewareOptions {

@@ -1,5 +1,5 @@
+import { isThenable } from '../awaitable.js'
 import type { EventName } from '../schemas/events.js'
-import { isThenable } from './awaitable.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
 import { type HandleHooks, Pipeline, type WebhookRequest } from './handle.js'
 import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'

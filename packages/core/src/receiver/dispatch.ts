@@ -1,7 +1,8 @@
+import { ACK_BODY } from '../ack.js'
+import { type Attempt, type Awaitable, andThen, attempt, isThenable } from '../awaitable.js'
 import type { ClaimResult, StoredReply } from '../dedup/store.js'
 import { RinghookError } from '../errors.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
-import { type Attempt, type Awaitable, andThen, attempt, isThenable } from './awaitable.js'
 import type { DeliveryContext } from './context.js'
 import type { HandleHooks } from './handle.js'
 import type { LimitedLog } from './log-limit.js'
@@ -28,7 +29,7 @@ export interface PipelineState {
   track(work: Promise<unknown>): unknown
 }
 
-const ACK: StoredReply = Object.freeze({ status: 200, body: '{"ok":true}' })
+const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
 const DUPLICATE = Object.freeze({ 'x-ringhook-duplicate': 'true' })
 const RETRY_SOON = Object.freeze({ 'retry-after': '1' })
 const STORE_FULL =

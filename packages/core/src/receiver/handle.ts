@@ -1,10 +1,11 @@
+import { type Attempt, type Awaitable, andThen, attempt, isThenable } from '../awaitable.js'
 import { dedupKeyFor } from '../dedup/key.js'
 import type { ErrorCode } from '../errors.js'
+import { describeIssues } from '../issues.js'
 import { parseEvent } from '../schemas/events.js'
 import { getHeader, type HeaderInput } from '../signature/headers.js'
 import { type VerifyResult, verifyNow } from '../signature/verify.js'
-import { type Attempt, type Awaitable, andThen, attempt, isThenable } from './awaitable.js'
-import { type BodyInput, type BodyResult, readBodyNow } from './body.js'
+import { type BodyInput, type BodyResult, readBody } from './body.js'
 import { DeliveryContext } from './context.js'
 import { type Delivery, deduplicate, describe, type PipelineState } from './dispatch.js'
 import { type DecodedJson, decodeJson } from './json.js'
@@ -97,7 +98,7 @@ export class Pipeline {
     if (this.#options.requireJsonContentType && !isJson(getHeader(request.headers, 'content-type'))) {
       return this.#reject('unsupported_media_type', {})
     }
-    return andThen(readBodyNow(request.rawBody, maxBodyBytes, this.#options.bodyTimeoutMs), (body) =>
+    return andThen(readBody(request.rawBody, maxBodyBytes, this.#options.bodyTimeoutMs), (body) =>
       this.#authenticate(request, body, hooks),
     )
   }
@@ -150,7 +151,7 @@ export class Pipeline {
     if (!decoded.ok) return this.#reject('invalid_json', {})
     const parsed = parseEvent(decoded.value)
     if (!parsed.ok) {
-      const issues = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+      const issues = describeIssues(parsed.error, '(payload)')
       return this.#reject('invalid_payload', {}, `The payload does not match the schema: ${issues}`)
     }
     const event = parsed.event
