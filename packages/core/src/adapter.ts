@@ -8,7 +8,7 @@ export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
 export type { BodyInput, BodyReader, BodyResult, FetchBody } from './receiver/body.js'
 export { bodyDeadlines, type Deadline, type Deadlines } from './receiver/deadlines.js'
 export { fromFetchRequest, toFetchResponse } from './receiver/fetch.js'
-export type { HandleHooks, WebhookRequest } from './receiver/handle.js'
+export type { HandleHooks, WebhookRequest } from './receiver/request.js'
 export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
 export {
   getHeader,
