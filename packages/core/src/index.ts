@@ -16,7 +16,7 @@ export { ERRORS, type ErrorCode, type ErrorPhase, RinghookConfigError, RinghookE
 export { consoleLogger, type LogFn, type Logger, silentLogger } from './logger.js'
 export { createReceiver, type Receiver } from './receiver/create-receiver.js'
 export type { CloseOptions, CloseResult } from './receiver/lifecycle.js'
-export type { ReceiverOptions, SecretResolver } from './receiver/options.js'
+export type { ReceiverOptions, ResolvedOptions, SecretResolver } from './receiver/options.js'
 export type {
   AnyHandler,
   DeliveryInfo,
