@@ -21,6 +21,8 @@ const packages = [
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
+  '@ringhook/core/adapter': 'packages/core/src/adapter.ts',
+  '@ringhook/core/api': 'packages/core/src/api.ts',
   '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',
   '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
   '@ringhook/testing/control-api': 'packages/testing/src/simulator/control-api.ts',

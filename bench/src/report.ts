@@ -237,7 +237,7 @@ function peakRssPart(r: Results): string {
   return [
     '### Peak RSS under the HTTP load',
     '',
-    `The node example's receiver (\`createNodeMiddleware(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.runs} run(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's maxRSS, Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
+    `The node example's receiver (\`ringhook(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.runs} run(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's maxRSS, Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
     '',
     table(['server', 'peak RSS MB', '× hand-rolled', 'RSS after one delivery MB', 'req/s (median)'], body, [
       'l',

@@ -4,12 +4,21 @@ import type { AddressInfo } from 'node:net'
 
 type Core = typeof import('@ringhook/core')
 type Node = typeof import('@ringhook/node')
+type Adapter = typeof import('@ringhook/core/adapter')
+type Api = typeof import('@ringhook/core/api')
+
+/** The subpaths of `exports` resolve, with their declarations, in this module system too. */
+export function checkSubpaths(adapter: Adapter, api: Api): void {
+  const answer = adapter.errorResponse('not_found')
+  if (answer.status !== 404) throw new Error(`@ringhook/core/adapter: errorResponse gave ${answer.status}`)
+  if (api.ACK_BODY !== '{"ok":true}') throw new Error(`@ringhook/core/api: ACK_BODY is ${api.ACK_BODY}`)
+}
 
 export async function playOneGesture(core: Core, node: Node): Promise<void> {
   const secret = 'whsec_scratch'
   const receiver = core.createReceiver({ secret })
   receiver.on('gesture', (event) => core.vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
-  const server = createServer(node.createNodeMiddleware(receiver)).listen(0, '127.0.0.1')
+  const server = createServer(node.ringhook(receiver)).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const body = JSON.stringify({

@@ -15,7 +15,7 @@ import { ringhook as h3Ringhook } from '@ringhook/h3'
 import { ringhook as honoRinghook } from '@ringhook/hono'
 import { ringhook as koaRinghook } from '@ringhook/koa'
 import { ringhook as nestRinghook } from '@ringhook/nestjs'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook as nodeRinghook } from '@ringhook/node'
 import express5 from 'express'
 import express4 from 'express4'
 import Fastify from 'fastify'
@@ -93,7 +93,7 @@ async function nestApp(receiver: Receiver, platform: ExpressAdapter | FastifyAda
 }
 
 export const adapters: AdapterUnderTest[] = [
-  { name: 'node', mount: (receiver) => listen(createServer(createNodeMiddleware(receiver))) },
+  { name: 'node', mount: (receiver) => listen(createServer(nodeRinghook(receiver))) },
   { name: 'express 4', mount: (receiver) => listen(expressApp(express4 as unknown as typeof express5, receiver)) },
   { name: 'express 5', mount: (receiver) => listen(expressApp(express5, receiver)) },
   { name: 'hono (node-server)', mount: (receiver) => listen(honoApp(receiver)) },

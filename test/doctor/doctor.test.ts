@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createReceiver, type Receiver, type ReceiverOptions, silentLogger, vibe } from '@ringhook/core'
 import { ringhook as expressRinghook } from '@ringhook/express'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook as nodeRinghook } from '@ringhook/node'
 import { type DoctorOptions, runDoctor } from '@ringhook/testing/doctor'
 import express5 from 'express'
 import express4 from 'express4'
@@ -130,7 +130,7 @@ describe('ringhook doctor on hand-rolled receivers', () => {
   it('names a server clock off by more than the tolerance, not the secret', async () => {
     const ahead = 10 * 60_000
     const receiver = receiverWith({ now: () => Date.now() + ahead })
-    const middleware = createNodeMiddleware(receiver)
+    const middleware = nodeRinghook(receiver)
     const skewed: RequestListener = (req, res) => {
       res.setHeader('date', new Date(Date.now() + ahead).toUTCString())
       middleware(req, res)
@@ -173,7 +173,7 @@ describe('ringhook doctor on hand-rolled receivers', () => {
     )
     const server: Server = createHttpsServer(
       { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
-      createNodeMiddleware(receiverWith()),
+      nodeRinghook(receiverWith()),
     ) as unknown as Server
     server.listen(0, '127.0.0.1')
     await once(server, 'listening')

@@ -1,6 +1,6 @@
 // The simulator against each example app (node:http, Express, Hono, Fastify, Koa, NestJS) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
-import { gestureReplySchema } from '@ringhook/core'
+import { gestureReplySchema } from '@ringhook/core/api'
 import { events, sendWebhook } from '@ringhook/testing'
 import { createSimulator, type Delivery } from '@ringhook/testing/simulator'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'

@@ -2,8 +2,8 @@
 // response under the event, through the same translation as @ringhook/node. Not
 // `receiver.fetch(toWebRequest(event))`: h3 1's request stream throws an uncaught exception when a
 // reader stops early, as the receiver does at its size limit, which would take the process down.
-import { fromNodeRequest, type Receiver } from '@ringhook/core'
-import { writeResponse } from '@ringhook/node'
+import type { Receiver } from '@ringhook/core'
+import { fromNodeRequest, writeResponse } from '@ringhook/node'
 import { defineEventHandler } from 'h3v1'
 
 /** What a Nuxt 4 route file (`server/routes/webhooks.ts`) exports. */

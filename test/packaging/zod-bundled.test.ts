@@ -1,7 +1,7 @@
 // @ringhook/core ships the parts of zod/mini it uses inside its dist (tsup `noExternal`, see
 // packages/core/tsup.config.ts): a small Workers bundle and a fast cold start. These tests fail if
 // that is lost, and prove what the private copy of zod must still do next to the app's own zod.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { runSize } from '../../bench/src/size/run.js'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 
-type Core = typeof import('@ringhook/core')
+type Core = typeof import('@ringhook/core/api')
 type Zod = typeof import('../../packages/testing/node_modules/zod/index.js')
 
 // The app's zod: the one @ringhook/testing builds its simulator's inputs with.
@@ -20,12 +20,14 @@ const copies: { name: string; core: Core }[] = []
 
 beforeAll(async () => {
   assertBuilt('core')
-  copies.push({ name: 'ESM', core: (await import(pathToFileURL(join(dist, 'index.js')).href)) as Core })
-  copies.push({ name: 'CommonJS', core: createRequire(import.meta.url)(join(dist, 'index.cjs')) as Core })
+  copies.push({ name: 'ESM', core: (await import(pathToFileURL(join(dist, 'api.js')).href)) as Core })
+  copies.push({ name: 'CommonJS', core: createRequire(import.meta.url)(join(dist, 'api.cjs')) as Core })
 })
 
 describe("core's built dist", () => {
-  it.each(['index.js', 'index.cjs'])('%s loads no zod module at run time', (file) => {
+  // Every built file: the entries (index, adapter, api) and the chunks they share.
+  const built = readdirSync(dist).filter((file) => /\.c?js$/.test(file))
+  it.each(built)('%s loads no zod module at run time', (file) => {
     const code = readFileSync(join(dist, file), 'utf8')
     expect(code).not.toMatch(/(?:from\s*|import\s*\(\s*|require\s*\(\s*)["']zod(?:\/[^"']*)?["']/)
   })

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createEventQueue, createWorker, type EventQueue, type RinghookWorker } from '@ringhook/bullmq'
 import { createReceiver, silentLogger, vibe } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import { createSimulator, type Simulator } from '@ringhook/testing/simulator'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -35,7 +35,7 @@ beforeAll(async () => {
   // The simulator's acknowledgement limit is 30 s × 0.1 = 3 s: the deadline stays under it.
   const receiver = events.attach(createReceiver({ secret: () => secrets, logger: silentLogger, deadlineMs: 2_000 }))
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
-  server = createServer(createNodeMiddleware(receiver)).listen(0, '127.0.0.1')
+  server = createServer(ringhook(receiver)).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
 
   worker = createWorker({ connection: redis, prefix, logger: silentLogger, ...FAST_LOCKS })

@@ -2,7 +2,8 @@
 // 503 `store_full` and retried, and every delivery it holds is still recognised, so nothing is
 // handled twice. Under an eviction policy Redis drops keys to make room instead: the test shows
 // that this breaks the guarantee, which is why the README asks for `noeviction`.
-import { createReceiver, RinghookConfigError, silentLogger, type WebhookResponse } from '@ringhook/core'
+import { createReceiver, RinghookConfigError, silentLogger } from '@ringhook/core'
+import type { WebhookResponse } from '@ringhook/core/adapter'
 import { createRedisStore, RedisStoreError } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listen, type Mounted } from '../conformance/adapters.js'
 import { NOW_MS, post, SECRET, signed } from '../support/events.js'
@@ -19,7 +19,7 @@ afterEach(async () => {
 })
 
 async function mount(receiver: Receiver) {
-  mounted = await listen(createServer(createNodeMiddleware(receiver)))
+  mounted = await listen(createServer(ringhook(receiver)))
   return mounted.url
 }
 

@@ -6,14 +6,14 @@ import { Writable } from 'node:stream'
 import {
   consoleLogger,
   createReceiver,
-  hmacEngine,
   type Logger,
   type ReceiverOptions,
   RinghookConfigError,
   signWebhook,
   vibe,
 } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { hmacEngine } from '@ringhook/core/adapter'
+import { ringhook } from '@ringhook/node'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { listen, type Mounted } from '../conformance/adapters.js'
@@ -89,7 +89,7 @@ async function runAll(logger: Logger, extra: Partial<ReceiverOptions> = {}) {
   receiver.onError(() => {
     throw new Error('the error handler fails too')
   })
-  mounted = await listen(createServer(createNodeMiddleware(receiver)))
+  mounted = await listen(createServer(ringhook(receiver)))
   const { list, signatures } = await deliveries()
   const answers: string[] = []
   const statuses: number[] = []

@@ -3,7 +3,8 @@
 // valid UTF-8) and some are long; secrets are arbitrary Unicode.
 import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { hmacEngine, signWebhook, toHex, verifyWebhook, webCryptoHmac } from '@ringhook/core'
+import { signWebhook, verifyWebhook } from '@ringhook/core'
+import { hmacEngine, webCryptoHmac } from '@ringhook/core/adapter'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { observe } from './observations.js'
@@ -59,8 +60,8 @@ describe('signature agreement with independent implementations', () => {
     await fc.assert(
       fc.asyncProperty(secretArb, timestampArb, bodyArb, async (secret, timestamp, body) => {
         const expected = opensslHmac(secret, signedMessage(timestamp, body))
-        expect(toHex(await hmacEngine().digest(secret, timestamp, body))).toBe(expected)
-        expect(toHex(await webCryptoHmac.digest(secret, timestamp, body))).toBe(expected)
+        expect(Buffer.from(await hmacEngine().digest(secret, timestamp, body)).toString('hex')).toBe(expected)
+        expect(Buffer.from(await webCryptoHmac.digest(secret, timestamp, body)).toString('hex')).toBe(expected)
         runs++
         if (!isUtf8(body)) invalidUtf8++
       }),
@@ -130,8 +131,8 @@ describe('signature agreement with independent implementations', () => {
       const body = randomBytes(size)
       const expected = opensslHmac('whsec_long', signedMessage('1800000000', body))
       expect(referenceHmac('whsec_long', signedMessage('1800000000', body))).toBe(expected)
-      expect(toHex(await hmacEngine().digest('whsec_long', '1800000000', body))).toBe(expected)
-      expect(toHex(await webCryptoHmac.digest('whsec_long', '1800000000', body))).toBe(expected)
+      expect(Buffer.from(await hmacEngine().digest('whsec_long', '1800000000', body)).toString('hex')).toBe(expected)
+      expect(Buffer.from(await webCryptoHmac.digest('whsec_long', '1800000000', body)).toString('hex')).toBe(expected)
     }
     observe(
       {

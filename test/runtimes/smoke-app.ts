@@ -1,7 +1,8 @@
 // The apps every runtime serves. Outside vitest, @ringhook/* resolve to the BUILT packages (dist/),
 // exactly what users install.
 
-import { createReceiver, hmacEngine, type Receiver, silentLogger, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, silentLogger, vibe } from '@ringhook/core'
+import { hmacEngine } from '@ringhook/core/adapter'
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 

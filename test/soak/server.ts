@@ -20,8 +20,8 @@ export type RunnerMessage = { type: 'memory' }
 async function mount(adapter: AdapterName, receiver: Receiver): Promise<Server> {
   switch (adapter) {
     case 'node': {
-      const { createNodeMiddleware } = await import('@ringhook/node')
-      return createServer(createNodeMiddleware(receiver))
+      const { ringhook } = await import('@ringhook/node')
+      return createServer(ringhook(receiver))
     }
     case 'express': {
       const [{ default: express }, { ringhook }] = await Promise.all([import('express'), import('@ringhook/express')])

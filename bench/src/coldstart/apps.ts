@@ -56,8 +56,8 @@ const handNode: ColdApp = async () => {
 }
 
 const ringhookNode: ColdApp = async () => {
-  const [core, { createNodeMiddleware }] = await Promise.all([import('@ringhook/core'), import('@ringhook/node')])
-  return (secret) => ({ kind: 'node', listener: createNodeMiddleware(ringhookReceiver(core, secret), { path: PATH }) })
+  const [core, { ringhook }] = await Promise.all([import('@ringhook/core'), import('@ringhook/node')])
+  return (secret) => ({ kind: 'node', listener: ringhook(ringhookReceiver(core, secret), { path: PATH }) })
 }
 
 /** @octokit/webhooks with one `ping` handler (GitHub's scheme; its handlers cannot reply). */

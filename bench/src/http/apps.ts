@@ -178,7 +178,7 @@ async function honoApp(): Promise<Hono> {
 
 /** The node adapter with the Redis store on a fresh connection; fails fast when no Redis answers. */
 async function ringhookRedis(): Promise<Server> {
-  const [{ Redis }, { createRedisStore }, { createNodeMiddleware }] = await Promise.all([
+  const [{ Redis }, { createRedisStore }, { ringhook }] = await Promise.all([
     import('ioredis'),
     import('@ringhook/redis'),
     import('@ringhook/node'),
@@ -186,7 +186,7 @@ async function ringhookRedis(): Promise<Server> {
   const client = new Redis({ host: '127.0.0.1', port: 6379, maxRetriesPerRequest: 1, lazyConnect: true })
   await client.connect()
   const store = createRedisStore({ client, prefix: `ringhook-bench:${process.pid}:` })
-  return createServer(createNodeMiddleware(await receiver(store)))
+  return createServer(ringhook(await receiver(store)))
 }
 
 /** Run before the server process exits: what an app must clean up in the shared Redis. */
@@ -197,7 +197,7 @@ export const cleanups: (() => Promise<unknown>)[] = []
  * before it is answered. No worker runs; the jobs are removed when the server stops.
  */
 async function ringhookQueue(): Promise<Server> {
-  const [{ Redis }, { createEventQueue }, { createNodeMiddleware }] = await Promise.all([
+  const [{ Redis }, { createEventQueue }, { ringhook }] = await Promise.all([
     import('ioredis'),
     import('@ringhook/bullmq'),
     import('@ringhook/node'),
@@ -206,7 +206,7 @@ async function ringhookQueue(): Promise<Server> {
   await client.connect()
   const events = createEventQueue({ connection: client, prefix: `ringhook-bench-${process.pid}` })
   cleanups.push(() => events.queue.obliterate({ force: true }))
-  return createServer(createNodeMiddleware(events.attach(await receiver())))
+  return createServer(ringhook(events.attach(await receiver())))
 }
 
 async function octokit(): Promise<Server> {
@@ -223,8 +223,8 @@ async function octokit(): Promise<Server> {
 export const APPS: Record<string, () => Server | Promise<Server>> = {
   'node:hand': handNode,
   'node:ringhook': async () => {
-    const { createNodeMiddleware } = await import('@ringhook/node')
-    return createServer(createNodeMiddleware(await receiver()))
+    const { ringhook } = await import('@ringhook/node')
+    return createServer(ringhook(await receiver()))
   },
   'node:ringhook-redis': ringhookRedis,
   'node:ringhook-queue': ringhookQueue,

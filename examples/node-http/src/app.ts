@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 
 /** The example app's server, and its receiver (for a graceful shutdown). */
 export interface App {
@@ -22,7 +22,7 @@ export function createApp(secret: ReceiverOptions['secret'], options: Omit<Recei
     console.log(`[app] user ${event.user_app_id} answered ${event.data.event_id}: ${event.data.response}`)
   })
 
-  const webhooks = createNodeMiddleware(receiver, { path: '/webhooks' })
+  const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
     // The app's other routes live beside the webhook path.
     if (request.url === '/health') return void response.end('ok')

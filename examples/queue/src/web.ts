@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import { createEventQueue, type EventQueue } from '@ringhook/bullmq'
 import { createReceiver, type Receiver, vibe } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import type { Redis } from 'ioredis'
 
 export interface WebApp {
@@ -19,7 +19,7 @@ export function createWebApp(secret: string, redis: Redis, queue: string): WebAp
   const receiver = events.attach(createReceiver({ secret }))
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got your ${event.gesture_type}`))
 
-  const webhooks = createNodeMiddleware(receiver, { path: '/webhooks' })
+  const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
     if (request.url === '/health') return void response.end('ok')
     webhooks(request, response)

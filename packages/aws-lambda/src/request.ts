@@ -1,4 +1,4 @@
-import type { WebhookRequest } from '@ringhook/core'
+import type { WebhookRequest } from '@ringhook/core/adapter'
 import type { ALBEvent, APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
 
 /**

@@ -1,4 +1,5 @@
-import type { Receiver, WebhookResponse } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import type { WebhookResponse } from '@ringhook/core/adapter'
 import { type LambdaHttpEvent, toWebhookRequest } from './request.js'
 
 /**

@@ -1,4 +1,5 @@
-import { type DeliveryInfo, parseEvent, type UnknownEvent, type WebhookEvent } from '@ringhook/core'
+import type { DeliveryInfo, UnknownEvent, WebhookEvent } from '@ringhook/core'
+import { describeIssues, parseEvent } from '@ringhook/core/api'
 import { z } from 'zod'
 
 /**
@@ -59,5 +60,4 @@ export function fromJobData(data: unknown): DecodedJob {
   }
 }
 
-const issues = (error: z.core.$ZodError): string =>
-  error.issues.map((issue) => `${issue.path.join('.') || '(data)'}: ${issue.message}`).join('; ')
+const issues = (error: z.core.$ZodError): string => describeIssues(error, '(data)')

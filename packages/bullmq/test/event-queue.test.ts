@@ -1,5 +1,6 @@
 import { createEventQueue, EnqueueError, fromJobData, jobIdFor } from '@ringhook/bullmq'
-import { createReceiver, defaultDedupKey, parseEvent, RinghookConfigError, silentLogger } from '@ringhook/core'
+import { createReceiver, defaultDedupKey, RinghookConfigError, silentLogger } from '@ringhook/core'
+import { parseEvent } from '@ringhook/core/api'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queuePrefix } from '../../../test/queue/support/queue.js'

@@ -11,12 +11,12 @@ import {
   type DeliveryInfo,
   type Handler,
   type Logger,
-  parseEvent,
   type RinghookError,
   silentLogger,
   type UnknownEvent,
   type WebhookEvent,
 } from '@ringhook/core'
+import { parseEvent } from '@ringhook/core/api'
 import type { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FAST_JOBS, FAST_LOCKS, queuePrefix } from '../../../test/queue/support/queue.js'

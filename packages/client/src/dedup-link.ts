@@ -1,4 +1,5 @@
 import { type DedupKeyFn, type DedupStore, dedupKeyFor, type Logger, type WebhookEvent } from '@ringhook/core'
+import { ACK_BODY } from '@ringhook/core/api'
 
 /** Links the client to a webhook receiver's dedup store; see "Exactly once across channels" in the README. */
 export interface DedupLinkOptions {
@@ -21,7 +22,7 @@ export interface LinkedResult {
 }
 
 /** What the receiver replays to the service's later delivery: the same as its own acknowledgement. */
-const ACK = Object.freeze({ status: 200, body: '{"ok":true}' })
+const ACK = Object.freeze({ status: 200, body: ACK_BODY })
 /** The claim is completed right away; this only bounds a crash between claim and complete. */
 const CLAIM_TTL_MS = 30_000
 /** Event ids whose app is remembered from triggers, for `events.response(eventId)` alone. */

@@ -1,4 +1,4 @@
-import { type EventResponseRecord, eventResponseRecordSchema } from '@ringhook/core'
+import { type EventResponseRecord, eventResponseRecordSchema } from '@ringhook/core/api'
 import type { CallOptions, ClientContext } from './context.js'
 import type { LinkedResult } from './dedup-link.js'
 import { ValidationError } from './errors.js'

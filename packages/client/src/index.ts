@@ -1,3 +1,4 @@
+export { after, vibe } from '@ringhook/core'
 export type {
   AwaitedResponse,
   AwaitTriggerResult,
@@ -12,8 +13,7 @@ export type {
   UserState,
   UserStateFilter,
   VibePatterns,
-} from '@ringhook/core'
-export { after, vibe } from '@ringhook/core'
+} from '@ringhook/core/api'
 export { createClient, type RinghookClient } from './client.js'
 export type { Clock } from './clock.js'
 export type { CallOptions } from './context.js'

@@ -1,4 +1,4 @@
-import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core'
+import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core/api'
 import type * as z from 'zod/mini'
 import type { CallOptions, ClientContext } from './context.js'
 import { requireId, segment } from './validate.js'

@@ -1,4 +1,5 @@
-import { RATE_LIMITS, RinghookConfigError } from '@ringhook/core'
+import { RinghookConfigError } from '@ringhook/core'
+import { RATE_LIMITS } from '@ringhook/core/api'
 import { type Clock, systemClock } from './clock.js'
 import { RateLimitedError } from './errors.js'
 

@@ -4,7 +4,7 @@ import {
   userDetailSchema,
   userListSchema,
   userStateFilterSchema,
-} from '@ringhook/core'
+} from '@ringhook/core/api'
 import type * as z from 'zod/mini'
 import type { CallOptions, ClientContext } from './context.js'
 import { parseInput, requireId, segment } from './validate.js'

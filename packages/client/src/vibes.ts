@@ -7,7 +7,7 @@ import {
   type TriggerResult,
   type VibePatterns,
   vibePatternsSchema,
-} from '@ringhook/core'
+} from '@ringhook/core/api'
 import type { CallOptions, ClientContext } from './context.js'
 import type { LinkedResult } from './dedup-link.js'
 import { prepareTrigger, type TriggerInput } from './trigger-input.js'

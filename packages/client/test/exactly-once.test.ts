@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createMemoryStore, createReceiver, type DedupStore, signWebhook, silentLogger } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ALICE, APP, useWorld } from './world.js'
 
@@ -25,7 +25,7 @@ function useReceiver() {
     receiver.on('notification.responded', (event) => {
       state.runs.push(event.data.event_id)
     })
-    state.server = createServer(createNodeMiddleware(receiver))
+    state.server = createServer(ringhook(receiver))
     await new Promise<void>((resolve) => state.server?.listen(0, '127.0.0.1', resolve))
     state.url = `http://127.0.0.1:${(state.server.address() as AddressInfo).port}/webhooks`
   })

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { serviceTriggerRequestSchema, TRIGGER_LIMITS, type UserState } from '@ringhook/core'
+import { serviceTriggerRequestSchema, TRIGGER_LIMITS, type UserState } from '@ringhook/core/api'
 
 // A small stand-in for the service, faithful to the spec's sections 4, 5, 7 and 8, for the
 // client's tests until the simulator in @ringhook/testing exists. Errors use the simulator's

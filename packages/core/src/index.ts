@@ -1,5 +1,9 @@
-export { constantTimeEqual, fromHex, toBytes, toHex } from './crypto/bytes.js'
-export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
+/**
+ * What an app uses: the receiver, its handlers and their types, vibes, events, errors, stores and
+ * loggers. Adapters import `@ringhook/core/adapter`; the API client and the simulator import
+ * `@ringhook/core/api`.
+ */
+export type { Awaitable } from './awaitable.js'
 export { type DedupKeyFn, dedupKeyFor, defaultDedupKey, MAX_DEDUP_KEY_LENGTH } from './dedup/key.js'
 export {
   createMemoryStore,
@@ -7,19 +11,12 @@ export {
   type MemoryStore,
   type MemoryStoreOptions,
 } from './dedup/memory-store.js'
-export type { ClaimResult, DedupStore, DedupWindows, StoredReply } from './dedup/store.js'
+export type { ClaimResult, DedupStore, StoredReply } from './dedup/store.js'
 export { ERRORS, type ErrorCode, type ErrorPhase, RinghookConfigError, RinghookError } from './errors.js'
 export { consoleLogger, type LogFn, type Logger, silentLogger } from './logger.js'
-export type { Awaitable } from './receiver/awaitable.js'
-export { type BodyInput, type BodyResult, readBody } from './receiver/body.js'
 export { createReceiver, type Receiver } from './receiver/create-receiver.js'
-export { fromFetchRequest, toFetchResponse } from './receiver/fetch.js'
-export type { HandleHooks, WebhookRequest } from './receiver/handle.js'
 export type { CloseOptions, CloseResult } from './receiver/lifecycle.js'
-export { fromNodeRequest, type NodeStyleRequest } from './receiver/node-request.js'
 export type { ReceiverOptions, ResolvedOptions, SecretResolver } from './receiver/options.js'
-export { toGestureReply } from './receiver/reply.js'
-export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
 export type {
   AnyHandler,
   DeliveryInfo,
@@ -28,17 +25,30 @@ export type {
   Handler,
   HandlerContext,
 } from './receiver/types.js'
-export * from './schemas/index.js'
+export { type ExtraFields, type WithExtras, withExtras } from './schemas/closed.js'
 export {
-  getHeader,
-  type HeaderInput,
-  SIGNATURE_HEADER,
-  SIGNATURE_PREFIX,
-  TIMESTAMP_HEADER,
-} from './signature/headers.js'
+  type AppActivatedEvent,
+  type AppDeactivatedEvent,
+  type AppInstalledEvent,
+  type AppUninstalledEvent,
+  type ControlPassiveEvent,
+  EVENT_NAMES,
+  type EventName,
+  type EventOf,
+  type GestureEvent,
+  type GestureType,
+  isKnownEventName,
+  KNOWN_GESTURE_TYPES,
+  type KnownGestureType,
+  type NotificationRespondedEvent,
+  type NotificationResponse,
+  type UnknownEvent,
+  type WebhookEvent,
+} from './schemas/events.js'
+export { characterCount } from './schemas/text.js'
+export { type GestureReply, VIBE_LIMITS, type VibePattern, type VibePayload, type VibeStep } from './schemas/vibe.js'
 export { type SignedHeaders, type SignOptions, signWebhook } from './signature/sign.js'
 export {
-  assertTolerance,
   DEFAULT_TOLERANCE_SECONDS,
   type VerifyFailureReason,
   type VerifyOptions,

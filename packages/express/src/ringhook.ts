@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { fromNodeRequest, type Receiver } from '@ringhook/core'
-import { writeResponse } from '@ringhook/node'
+import type { Receiver } from '@ringhook/core'
+import { fromNodeRequest, writeResponse } from '@ringhook/node'
 
 /** The request as ringhook reads it; Express's `Request` fits (and Express 4's). */
 export type ExpressRequest = IncomingMessage & { body?: unknown; rawBody?: unknown }

@@ -1,4 +1,6 @@
-import { fromNodeRequest, type Receiver, RinghookConfigError, type WebhookRequest } from '@ringhook/core'
+import { type Receiver, RinghookConfigError } from '@ringhook/core'
+import type { WebhookRequest } from '@ringhook/core/adapter'
+import { fromNodeRequest } from '@ringhook/node'
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 
 export interface RinghookPluginOptions {

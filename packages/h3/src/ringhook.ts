@@ -1,4 +1,5 @@
-import { type Receiver, toFetchResponse, type WebhookRequest } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import { toFetchResponse, type WebhookRequest } from '@ringhook/core/adapter'
 import type { H3Event } from 'h3'
 
 /** An h3 handler, usable with `app.post()`, `app.all()` and Nitro's `defineHandler`. */

@@ -1,4 +1,5 @@
-import { type HandleHooks, type Receiver, toFetchResponse, type WebhookRequest } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import { type HandleHooks, toFetchResponse, type WebhookRequest } from '@ringhook/core/adapter'
 import type { Context } from 'hono'
 
 /** A Hono handler, usable with `app.post()`, `app.all()` and `app.on()`. */

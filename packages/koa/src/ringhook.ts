@@ -1,4 +1,6 @@
-import type { Receiver, WebhookRequest } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import type { WebhookRequest } from '@ringhook/core/adapter'
+import { StreamBody } from '@ringhook/node'
 import type { Context, Middleware, Next } from 'koa'
 
 export interface RinghookMiddlewareOptions {
@@ -41,7 +43,7 @@ export function ringhook(receiver: Receiver, options: RinghookMiddlewareOptions 
 function toWebhookRequest({ req, request }: Context): WebhookRequest {
   const method = req.method ?? 'GET'
   // The usual case: nothing has read the stream, and the receiver reads it with its limits.
-  if (!req.readableEnded) return { method, headers: req.headers, rawBody: req }
+  if (!req.readableEnded) return { method, headers: req.headers, rawBody: new StreamBody(req) }
   // A parser read it: @koa/bodyparser and koaBody({ includeUnparsed: true }) keep the text as received.
   const { rawBody } = request as { rawBody?: unknown }
   if (typeof rawBody === 'string') return { method, headers: req.headers, rawBody }

@@ -1,8 +1,9 @@
+export { fromNodeRequest, type NodeReadable, type NodeStyleRequest, StreamBody } from './node-request.js'
 export {
-  createNodeMiddleware,
   type NextFunction,
   type NodeMiddleware,
   type NodeMiddlewareOptions,
+  ringhook,
   writeResponse,
-} from './middleware.js'
+} from './ringhook.js'
 export { type ClosableServer, closeGracefully } from './shutdown.js'

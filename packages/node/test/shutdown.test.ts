@@ -3,7 +3,7 @@ import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import { closeGracefully, createNodeMiddleware } from '../src/index.js'
+import { closeGracefully, ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_node_shutdown'
 
@@ -31,7 +31,7 @@ async function start(handlerMs: number) {
     await new Promise((resolve) => setTimeout(resolve, handlerMs))
     finished.push(event.gesture_type)
   })
-  const server = createServer(createNodeMiddleware(receiver)).listen(0, '127.0.0.1')
+  const server = createServer(ringhook(receiver)).listen(0, '127.0.0.1')
   await once(server, 'listening')
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
   return { receiver, server, url, finished, running }

@@ -1,5 +1,5 @@
-import { type GestureReply, gestureReplySchema, type VibePayload } from '@ringhook/core'
-import type { z } from 'zod'
+import type { GestureReply, VibePayload } from '@ringhook/core'
+import { describeIssues, gestureReplySchema } from '@ringhook/core/api'
 
 /** What a receiver's answer to a gesture means for the ring. */
 export type GestureReplyCheck =
@@ -10,10 +10,8 @@ export type GestureReplyCheck =
   /** A reply that breaks the trigger rules; `rule` names each broken rule. */
   | { kind: 'invalid'; rule: string }
 
-/** Lists a zod error's issues as `path: message`, one per rule broken. */
-export function describeIssues(error: z.core.$ZodError): string {
-  return error.issues.map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ')
-}
+/** Lists a zod error's issues as `path: message`, one per rule broken (the core's wording, re-exported). */
+export { describeIssues }
 
 /**
  * Checks a gesture reply body the way the service does before it vibrates the ring:

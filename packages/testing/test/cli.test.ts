@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createReceiver, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook as nodeRinghook } from '@ringhook/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { run } from '../src/cli/run.js'
 import { startReceiver, type TestReceiver } from './support.js'
@@ -48,7 +48,7 @@ let url: string
 beforeAll(async () => {
   const receiver = createReceiver({ secret, logger: silentLogger })
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
-  server = createServer(createNodeMiddleware(receiver, { path: '/webhooks' }))
+  server = createServer(nodeRinghook(receiver, { path: '/webhooks' }))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
 })

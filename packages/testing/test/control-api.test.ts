@@ -1,4 +1,4 @@
-import { apiErrorBodySchema } from '@ringhook/core'
+import { apiErrorBodySchema } from '@ringhook/core/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type {
   App,

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createReceiver, EVENT_NAMES, silentLogger, verifyWebhook, vibe, webhookEventSchema } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { createReceiver, EVENT_NAMES, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
+import { webhookEventSchema } from '@ringhook/core/api'
+import { ringhook } from '@ringhook/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkGestureReply, createEvent, events, sendWebhook, signWebhook } from '../src/index.js'
 
@@ -65,7 +66,7 @@ describe('sendWebhook against a real receiver', () => {
   beforeAll(async () => {
     const receiver = createReceiver({ secret, logger: silentLogger })
     receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
-    server = createServer(createNodeMiddleware(receiver, { path: '/webhooks' }))
+    server = createServer(ringhook(receiver, { path: '/webhooks' }))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
   })

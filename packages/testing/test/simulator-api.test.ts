@@ -7,7 +7,7 @@ import {
   userDetailSchema,
   userListSchema,
   vibePatternsSchema,
-} from '@ringhook/core'
+} from '@ringhook/core/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { App, Install } from '../src/simulator/index.js'
 import { startWorld, type World } from './support.js'

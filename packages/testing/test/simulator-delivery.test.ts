@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createReceiver, type Receiver, silentLogger, verifyWebhook, vibe, webhookEventSchema } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { createReceiver, type Receiver, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
+import { webhookEventSchema } from '@ringhook/core/api'
+import { ringhook } from '@ringhook/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DeliveryAttemptEntry } from '../src/simulator/index.js'
 import { nextEntry, startReceiver, startWorld, type TestReceiver, type World } from './support.js'
@@ -31,7 +32,7 @@ async function ringhookApp(secret: () => string, reply = vibe('tap', 'pulse').me
   const app: Receiver = createReceiver({ secret: () => secret(), logger: silentLogger })
   app.onAny((event) => void events.push(event.event))
   app.on('gesture', () => reply)
-  const server: Server = createServer(createNodeMiddleware(app, { path: '/webhooks' }))
+  const server: Server = createServer(ringhook(app, { path: '/webhooks' }))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   cleanup.push(() => new Promise((resolve) => server.close(resolve)))
   return { events, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks` }

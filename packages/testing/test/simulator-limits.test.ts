@@ -1,4 +1,4 @@
-import { apiErrorBodySchema, awaitTriggerResultSchema } from '@ringhook/core'
+import { apiErrorBodySchema, awaitTriggerResultSchema } from '@ringhook/core/api'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createFakeClock } from '../src/simulator/index.js'
 import { startWorld, type World } from './support.js'

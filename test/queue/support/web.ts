@@ -9,7 +9,7 @@ import {
   silentLogger,
   vibe,
 } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import { NOW_MS, SECRET } from '../../support/events.js'
 
 /** A web process: a receiver that stores events on the queue, behind its own node:http server. */
@@ -38,7 +38,7 @@ export async function startWeb(queue: EventQueueOptions, options: Partial<Receiv
   receiver.onError((error) => {
     errors.push(error)
   })
-  const server = createServer(createNodeMiddleware(receiver)).listen(0, '127.0.0.1')
+  const server = createServer(ringhook(receiver)).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createReceiver, silentLogger } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import { createRedisStore } from '@ringhook/redis'
 import { Redis } from 'ioredis'
 import { NOW_MS, SECRET } from '../../support/events.js'
@@ -28,6 +28,6 @@ receiver.on('gesture', (event) => {
   send({ type: 'handling', timestamp: event.timestamp })
   return new Promise<never>(() => {})
 })
-const server = createServer(createNodeMiddleware(receiver)).listen(0, '127.0.0.1', () => {
+const server = createServer(ringhook(receiver)).listen(0, '127.0.0.1', () => {
   send({ type: 'ready', port: (server.address() as AddressInfo).port })
 })

@@ -10,7 +10,7 @@ import {
   silentLogger,
   vibe,
 } from '@ringhook/core'
-import { createNodeMiddleware } from '@ringhook/node'
+import { ringhook } from '@ringhook/node'
 import { NOW_MS, SECRET } from '../../support/events.js'
 
 /** One receiver instance behind its own node:http server, as one host behind a load balancer. */
@@ -34,7 +34,7 @@ export async function startInstance(
   options: Partial<ReceiverOptions> = {},
 ): Promise<Instance> {
   const receiver = createReceiver({ secret: SECRET, now: () => NOW_MS, logger: silentLogger, store, ...options })
-  const server = createServer(createNodeMiddleware(receiver))
+  const server = createServer(ringhook(receiver))
   server.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo

@@ -1,4 +1,4 @@
-import type { Awaitable } from '../receiver/awaitable.js'
+import type { Awaitable } from '../awaitable.js'
 
 /** The answer given to the original delivery, replayed to its duplicates. */
 export interface StoredReply {
@@ -37,12 +37,4 @@ export interface DedupStore {
   complete(key: string, token: string, reply: StoredReply, ttlMs: number): Awaitable<void>
   /** Forgets a claim so that a retry can process the delivery again. */
   release(key: string, token: string): Awaitable<void>
-}
-
-/** Lifetimes of store entries. */
-export interface DedupWindows {
-  /** How long a claim of an unfinished delivery holds. */
-  inFlightTtlMs: number
-  /** How long a finished delivery is remembered. */
-  completedTtlMs: number
 }

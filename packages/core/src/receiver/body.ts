@@ -1,16 +1,30 @@
+import type { Awaitable } from '../awaitable.js'
 import { toBytes } from '../crypto/bytes.js'
-import type { Awaitable } from './awaitable.js'
 import { bodyDeadlines } from './deadlines.js'
 
-/** A body as adapters hand it over: already buffered, or a stream core reads itself. */
+/** A body as adapters hand it over: already buffered, a stream core reads itself, or a reader of the adapter's own. */
 export type BodyInput =
   | Uint8Array
   | string
   | AsyncIterable<Uint8Array>
   | ReadableStream<Uint8Array>
   | FetchBody
+  | BodyReader
   | null
   | undefined
+
+/**
+ * A body the adapter reads in its runtime's fastest way (`@ringhook/node` reads a Node stream
+ * through its events). The core calls `readBody` once, with the receiver's limits: stop past
+ * `limit` bytes (`payload_too_large`) or once `timeoutMs` has passed (`body_timeout`; the shared
+ * {@link bodyDeadlines} timer is the cheap way to watch it); a stream that broke mid-body is
+ * `body_incomplete`. It must not throw.
+ */
+export interface BodyReader {
+  readBody(limit: number, timeoutMs: number): Awaitable<BodyResult>
+}
+
+const isBodyReader = (body: object): body is BodyReader => typeof (body as BodyReader).readBody === 'function'
 
 /** A Fetch `Request` (or anything with its body methods): read whole when its declared length fits. */
 export interface FetchBody {
@@ -33,16 +47,9 @@ const EMPTY = new Uint8Array(0)
  * no memory) or when the whole body has not arrived within `timeoutMs` (a trickling client:
  * a limit per chunk would let one byte every few seconds hold the request for hours). A stream
  * that fails mid-body (the client disconnected) is `body_incomplete`, not an exception.
+ * Answers at once for a body that is already buffered.
  */
-export async function readBody(body: BodyInput, limit: number, timeoutMs: number): Promise<BodyResult> {
-  return readBodyNow(body, limit, timeoutMs)
-}
-
-/**
- * {@link readBody}, answering at once for a body that is already buffered.
- * @internal
- */
-export function readBodyNow(body: BodyInput, limit: number, timeoutMs: number): Awaitable<BodyResult> {
+export function readBody(body: BodyInput, limit: number, timeoutMs: number): Awaitable<BodyResult> {
   if (body == null) return { ok: true, bytes: EMPTY }
   if (typeof body === 'string' || body instanceof Uint8Array) {
     const bytes = toBytes(body)
@@ -55,59 +62,8 @@ export function readBodyNow(body: BodyInput, limit: number, timeoutMs: number): 
     if (Number.isInteger(declared) && declared <= limit) return readWhole(body, limit, timeoutMs)
     return body.body ? readChunks(sourceOf(body.body), limit, timeoutMs) : { ok: true, bytes: EMPTY }
   }
-  if (isNodeReadable(body)) return readEvents(body, limit, timeoutMs)
+  if (isBodyReader(body)) return body.readBody(limit, timeoutMs)
   return readChunks(sourceOf(body), limit, timeoutMs)
-}
-
-/** A Node readable stream (IncomingMessage), duck-typed so the core needs no Node types. */
-interface NodeReadable {
-  on(event: string, listener: (chunk: Uint8Array) => void): unknown
-  removeListener(event: string, listener: (chunk: Uint8Array) => void): unknown
-  pause(): unknown
-}
-
-const isNodeReadable = (body: object): body is NodeReadable =>
-  typeof (body as NodeReadable).on === 'function' &&
-  typeof (body as NodeReadable).removeListener === 'function' &&
-  typeof (body as NodeReadable).pause === 'function'
-
-/**
- * Reads a Node stream through its 'data' events, its deadline on the shared timer: Node's async
- * iterator costs a promise and a listener set per chunk, and a timer per body costs more still.
- */
-function readEvents(stream: NodeReadable, limit: number, timeoutMs: number): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const chunks: Uint8Array[] = []
-    let size = 0
-    const finish = (result: BodyResult): void => {
-      bodyDeadlines.clear(deadline)
-      stream.removeListener('data', onData)
-      stream.removeListener('end', onEnd)
-      stream.removeListener('error', onBroken)
-      stream.removeListener('close', onBroken)
-      resolve(result)
-    }
-    // Paused, not destroyed: the adapter still answers on the same socket.
-    const stop = (code: 'payload_too_large' | 'body_timeout'): void => {
-      stream.pause()
-      finish({ ok: false, code })
-    }
-    const onData = (data: Uint8Array): void => {
-      const chunk = toBytes(data) // a string if someone called setEncoding()
-      size += chunk.length
-      if (size > limit) stop('payload_too_large')
-      else chunks.push(chunk)
-    }
-    const onEnd = (): void =>
-      finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
-    // 'close' before 'end', or 'error': the client went away mid-body.
-    const onBroken = (): void => finish({ ok: false, code: 'body_incomplete' })
-    const deadline = bodyDeadlines.watch(timeoutMs, () => stop('body_timeout'))
-    stream.on('data', onData)
-    stream.on('end', onEnd)
-    stream.on('error', onBroken)
-    stream.on('close', onBroken)
-  })
 }
 
 function readWhole(body: FetchBody, limit: number, timeoutMs: number): Promise<BodyResult> {
@@ -132,8 +88,7 @@ function readWhole(body: FetchBody, limit: number, timeoutMs: number): Promise<B
 
 interface ChunkSource {
   next(): Promise<IteratorResult<Uint8Array>>
-  /** Stops the upload early. Node request streams are left paused rather than destroyed, so
-   * the adapter can still write the error response on the same socket. */
+  /** Stops the upload early. */
   cancel(): void
 }
 

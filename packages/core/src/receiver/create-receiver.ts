@@ -1,10 +1,11 @@
+import { isThenable } from '../awaitable.js'
 import type { EventName } from '../schemas/events.js'
-import { isThenable } from './awaitable.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
-import { type HandleHooks, Pipeline, type WebhookRequest } from './handle.js'
 import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
 import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
+import { Pipeline } from './pipeline.js'
 import { Registry } from './registry.js'
+import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
 import type { AnyHandler, ErrorHandler, Handler } from './types.js'
 

@@ -1,4 +1,4 @@
-import type { HandleHooks, WebhookRequest } from './handle.js'
+import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
 
 /** Anything with Workers' `waitUntil`, passed as the 2nd or 3rd argument of a fetch handler. */

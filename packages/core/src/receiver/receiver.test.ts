@@ -6,7 +6,7 @@ import { silentLogger } from '../logger.js'
 import { signWebhook } from '../signature/sign.js'
 import { vibe } from '../vibe.js'
 import { createReceiver } from './create-receiver.js'
-import type { WebhookRequest } from './handle.js'
+import type { WebhookRequest } from './request.js'
 
 const secret = 'whsec_receiver'
 const nowMs = 1_800_000_000_000

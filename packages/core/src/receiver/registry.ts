@@ -1,5 +1,5 @@
+import { type Attempt, type Awaitable, andThen, attempt, isThenable } from '../awaitable.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
-import { type Attempt, type Awaitable, andThen, attempt, isThenable } from './awaitable.js'
 import type { AnyHandler, ErrorHandler, HandlerContext } from './types.js'
 
 type StoredHandler = (event: WebhookEvent | UnknownEvent, context: HandlerContext) => unknown

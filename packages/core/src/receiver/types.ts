@@ -1,9 +1,8 @@
+import type { Awaitable } from '../awaitable.js'
 import type { RinghookError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { EventName, EventOf, GestureReply, UnknownEvent, VibePayload, WebhookEvent } from '../schemas/index.js'
 import type { Vibe } from '../vibe.js'
-
-import type { Awaitable } from './awaitable.js'
 
 /** About the HTTP delivery that carried an event. */
 export interface DeliveryInfo {

@@ -1,7 +1,7 @@
+import { type Awaitable, andThen } from '../awaitable.js'
 import { constantTimeEqualHex, fromHex, isHex, toBytes } from '../crypto/bytes.js'
 import { type HmacEngine, hmacEngine } from '../crypto/hmac.js'
 import { RinghookConfigError } from '../errors.js'
-import { type Awaitable, andThen } from '../receiver/awaitable.js'
 import { SIGNATURE_PREFIX } from './headers.js'
 
 /** Why a webhook failed verification; stable, safe to switch on. */

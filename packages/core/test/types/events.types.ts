@@ -5,13 +5,11 @@ import {
   type EventOf,
   type GestureEvent,
   type GestureType,
-  type Install,
   type NotificationRespondedEvent,
-  type TriggerResult,
   type WebhookEvent,
-  type webhookEventSchema,
   withExtras,
 } from '@ringhook/core'
+import type { Install, TriggerResult, webhookEventSchema } from '@ringhook/core/api'
 import { expectTypeOf } from 'vitest'
 import type { z } from 'zod'
 

@@ -2,7 +2,7 @@
 // `zod/mini` (a smaller, faster-loading Workers bundle and cold start; see bench/RESULTS.md). The
 // public types must not change with them: `./classic/` keeps the classic definitions as they were,
 // and every public type and every exported schema's input and output type is compared with them.
-import type * as core from '@ringhook/core'
+import type * as core from '@ringhook/core/api'
 import { expectTypeOf } from 'vitest'
 import type * as z from 'zod/mini'
 import type * as classicApi from './classic/api.js'

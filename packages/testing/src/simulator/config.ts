@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { RATE_LIMITS } from '@ringhook/core'
+import { RATE_LIMITS } from '@ringhook/core/api'
 import type { Clock } from './clock.js'
 import type { Settings } from './model.js'
 import type { SeedOptions } from './seed.js'

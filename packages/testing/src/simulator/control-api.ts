@@ -3,7 +3,8 @@
 // control API (the page of @ringhook/simulator-ui) takes them with `import type` and never loads
 // the simulator. Published as `@ringhook/testing/control-api`.
 
-export type { ApiErrorBody, UserState, VibeStep } from '@ringhook/core'
+export type { VibeStep } from '@ringhook/core'
+export type { ApiErrorBody, UserState } from '@ringhook/core/api'
 export type {
   DeliveryAttemptEntry,
   DeliveryEntry,

@@ -1,4 +1,4 @@
-import { notificationResponseSchema } from '@ringhook/core'
+import { notificationResponseSchema } from '@ringhook/core/api'
 import { z } from 'zod'
 import { describeIssues } from '../reply-check.js'
 import { invalid } from './errors.js'

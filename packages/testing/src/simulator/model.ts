@@ -1,4 +1,5 @@
-import type { ResponseMode, UserState, VibeStep, WebhookEvent } from '@ringhook/core'
+import type { VibeStep, WebhookEvent } from '@ringhook/core'
+import type { ResponseMode, UserState } from '@ringhook/core/api'
 
 // The simulator's objects, as the control API shows them (see CONTROL-API.md).
 

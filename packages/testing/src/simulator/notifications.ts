@@ -1,4 +1,5 @@
-import type { AwaitedResponse, NotificationResponse, ResponseMode } from '@ringhook/core'
+import type { NotificationResponse } from '@ringhook/core'
+import type { AwaitedResponse, ResponseMode } from '@ringhook/core/api'
 import type { SimContext } from './context.js'
 import type { Deliveries } from './delivery.js'
 import { conflict, invalid } from './errors.js'

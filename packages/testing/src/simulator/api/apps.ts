@@ -1,4 +1,4 @@
-import { userStateFilterSchema } from '@ringhook/core'
+import { userStateFilterSchema } from '@ringhook/core/api'
 import { invalid, notFound } from '../errors.js'
 import type { RouteRequest, RouteResult } from '../http/router.js'
 import type { Install } from '../model.js'

@@ -1,4 +1,4 @@
-import type { EventResponseRecord } from '@ringhook/core'
+import type { EventResponseRecord } from '@ringhook/core/api'
 import { notFound } from '../errors.js'
 import type { RouteRequest, RouteResult } from '../http/router.js'
 import type { ApiContext } from './context.js'

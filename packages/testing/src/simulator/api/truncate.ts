@@ -1,5 +1,5 @@
-import type { ServiceTriggerRequest } from '@ringhook/core'
-import { TRIGGER_LIMITS } from '@ringhook/core'
+import type { ServiceTriggerRequest } from '@ringhook/core/api'
+import { TRIGGER_LIMITS } from '@ringhook/core/api'
 import type { ResponseConfigKept } from '../model.js'
 
 /**

@@ -1,10 +1,10 @@
+import { VIBE_LIMITS } from '@ringhook/core'
 import {
   type AwaitTriggerResult,
   type QueuedTriggerResult,
   serviceTriggerRequestSchema,
   TRIGGER_LIMITS,
-  VIBE_LIMITS,
-} from '@ringhook/core'
+} from '@ringhook/core/api'
 import { describeIssues } from '../../reply-check.js'
 import { invalid, SimulatorError } from '../errors.js'
 import type { RouteRequest, RouteResult } from '../http/router.js'

@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream'
+import { createReceiver, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import { silentLogger } from '../logger.js'
-import { createReceiver } from './create-receiver.js'
-import { fromNodeRequest, type NodeStyleRequest } from './node-request.js'
+import { fromNodeRequest, type NodeStyleRequest, StreamBody } from '../src/index.js'
 
 const headers = { 'content-type': 'application/json' }
 
@@ -15,8 +14,26 @@ async function nodeRequest(extra: Partial<NodeStyleRequest>, consumed = false) {
 
 describe('fromNodeRequest', () => {
   it('streams the body when nothing read it', async () => {
-    const request = await nodeRequest({})
-    expect(fromNodeRequest(request).rawBody).toBe(request)
+    const body = fromNodeRequest(await nodeRequest({})).rawBody
+    expect(body).toBeInstanceOf(StreamBody)
+    const read = await (body as StreamBody).readBody(1024, 1000)
+    expect(read.ok && Buffer.from(read.bytes).toString()).toBe('{"from":"stream"}')
+  })
+
+  it('stops reading past the limit, and pauses the stream rather than destroying it', async () => {
+    const stream = new Readable({ read() {} })
+    stream.push('{"more than four bytes":true}')
+    expect(await new StreamBody(stream).readBody(4, 1000)).toEqual({ ok: false, code: 'payload_too_large' })
+    expect(stream.isPaused()).toBe(true)
+    expect(stream.destroyed).toBe(false)
+  })
+
+  it('answers body_incomplete when the stream breaks mid-body', async () => {
+    const stream = new Readable({ read() {} })
+    stream.push('{"event":')
+    const read = new StreamBody(stream).readBody(1024, 1000)
+    stream.destroy(new Error('aborted'))
+    expect(await read).toEqual({ ok: false, code: 'body_incomplete' })
   })
 
   it('prefers raw bytes a verify hook kept in req.rawBody', async () => {
@@ -36,8 +53,7 @@ describe('fromNodeRequest', () => {
   })
 
   it('still streams when a parser only set an empty req.body placeholder', async () => {
-    const request = await nodeRequest({ body: {} })
-    expect(fromNodeRequest(request).rawBody).toBe(request)
+    expect(fromNodeRequest(await nodeRequest({ body: {} })).rawBody).toBeInstanceOf(StreamBody)
   })
 
   it('is answered 500 body_already_parsed by the receiver, with the fix logged', async () => {

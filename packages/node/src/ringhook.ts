@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { errorResponse, fromNodeRequest, type Receiver, type WebhookResponse } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import { errorResponse, type WebhookResponse } from '@ringhook/core/adapter'
+import { fromNodeRequest } from './node-request.js'
 
 export interface NodeMiddlewareOptions {
   /** The path webhooks are posted to; other paths go to `next`. Default `/webhooks`. */
@@ -17,9 +19,9 @@ export type NodeMiddleware = (request: IncomingMessage, response: ServerResponse
  *
  * @example
  * import { createServer } from 'node:http'
- * createServer(createNodeMiddleware(receiver, { path: '/webhooks' })).listen(3000)
+ * createServer(ringhook(receiver, { path: '/webhooks' })).listen(3000)
  */
-export function createNodeMiddleware(receiver: Receiver, options: NodeMiddlewareOptions = {}): NodeMiddleware {
+export function ringhook(receiver: Receiver, options: NodeMiddlewareOptions = {}): NodeMiddleware {
   const path = options.path ?? '/webhooks'
   return function ringhookNodeMiddleware(request, response, next) {
     if (pathOf(request.url) !== path) {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createNodeMiddleware } from '../src/index.js'
+import { ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_node_test'
 const servers: Server[] = []
@@ -30,26 +30,26 @@ async function signedGesture() {
   return { method: 'POST', body, headers: (await signWebhook({ secret: SECRET, body })).headers }
 }
 
-describe('createNodeMiddleware', () => {
+describe('ringhook', () => {
   const receiver = createReceiver({ secret: SECRET, logger: silentLogger })
   receiver.on('gesture', () => ({ sequence: [{ type: 'tap' as const }] }))
 
   it('handles its path, with or without a query string', async () => {
-    const base = await listen(createServer(createNodeMiddleware(receiver, { path: '/hooks' })))
+    const base = await listen(createServer(ringhook(receiver, { path: '/hooks' })))
     const response = await fetch(`${base}/hooks?source=ring`, await signedGesture())
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ success: true, vibe: { sequence: [{ type: 'tap' }] } })
   })
 
   it('answers 404 with a JSON error for other paths when there is no next()', async () => {
-    const base = await listen(createServer(createNodeMiddleware(receiver)))
+    const base = await listen(createServer(ringhook(receiver)))
     const response = await fetch(`${base}/elsewhere`, await signedGesture())
     expect(response.status).toBe(404)
     expect(await response.json()).toMatchObject({ error: { code: 'not_found' } })
   })
 
   it('passes other paths to next() in a Connect-style stack', async () => {
-    const middleware = createNodeMiddleware(receiver)
+    const middleware = ringhook(receiver)
     const base = await listen(
       createServer((request, response) => middleware(request, response, () => response.end('the app'))),
     )
@@ -58,7 +58,7 @@ describe('createNodeMiddleware', () => {
   })
 
   it('uses raw bytes an earlier Connect parser kept, and names the fix when it kept none', async () => {
-    const middleware = createNodeMiddleware(receiver)
+    const middleware = ringhook(receiver)
     type Parsed = IncomingMessage & { rawBody?: Buffer; body?: unknown }
     // A body parser that runs first, as in a Connect stack: it reads the stream, keeping the bytes or not.
     const parser = (keep: boolean) => (request: Parsed, response: ServerResponse) => {

@@ -1,0 +1,19 @@
+/**
+ * `@ringhook/core/adapter`: what an adapter translates between, its framework's request and
+ * response and the receiver's. Apps do not need it.
+ */
+export type { Awaitable } from './awaitable.js'
+/** The HMAC engine this runtime uses (node:crypto or Web Crypto): for runtime diagnostics and tests. */
+export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
+export type { BodyInput, BodyReader, BodyResult, FetchBody } from './receiver/body.js'
+export { bodyDeadlines, type Deadline, type Deadlines } from './receiver/deadlines.js'
+export { fromFetchRequest, toFetchResponse } from './receiver/fetch.js'
+export type { HandleHooks, WebhookRequest } from './receiver/request.js'
+export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
+export {
+  getHeader,
+  type HeaderInput,
+  SIGNATURE_HEADER,
+  SIGNATURE_PREFIX,
+  TIMESTAMP_HEADER,
+} from './signature/headers.js'

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest'
+import { isThenable } from '../awaitable.js'
+import { createMemoryStore } from '../dedup/memory-store.js'
+import { silentLogger } from '../logger.js'
+import { signWebhook } from '../signature/sign.js'
+import { vibe } from '../vibe.js'
+import { Lifecycle } from './lifecycle.js'
+import { resolveOptions } from './options.js'
+import { Pipeline } from './pipeline.js'
+import { Registry } from './registry.js'
+import type { WebhookRequest } from './request.js'
+import type { WebhookResponse } from './response.js'
+
+const secret = 'whsec_fast_path'
+
+async function signed(body: object): Promise<WebhookRequest> {
+  const text = JSON.stringify(body)
+  const { headers } = await signWebhook({ secret, body: text })
+  return { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, rawBody: text }
+}
+
+const gesture = (id: number) => ({
+  event: 'gesture',
+  gesture_type: 'tap',
+  user_app_id: `3f1c2a9e-0000-4000-8000-${String(id).padStart(12, '0')}`,
+  app_id: 'app_fast',
+  timestamp: new Date().toISOString(),
+  data: {},
+})
+
+function pipelineWith(register: (registry: Registry) => void): Pipeline {
+  const registry = new Registry()
+  register(registry)
+  return new Pipeline(
+    resolveOptions({ secret, logger: silentLogger, store: createMemoryStore() }),
+    registry,
+    new Lifecycle(),
+  )
+}
+
+describe('the synchronous fast path', () => {
+  // The receiver's speed rests on this: a buffered delivery through the memory store with synchronous
+  // handlers is answered without a promise. An `await` added anywhere on the path would remove it silently.
+  it('answers a buffered delivery with synchronous handlers without a promise, duplicates included', async () => {
+    const pipeline = pipelineWith((registry) => {
+      registry.add(['gesture'], () => vibe('tap', 'pulse').message('Got tap'))
+      registry.addAny(() => undefined)
+    })
+    const request = await signed(gesture(1))
+    for (const expected of [undefined, 'true']) {
+      const response = pipeline.handle(request, {})
+      expect(isThenable(response)).toBe(false)
+      const { status, headers, body } = response as WebhookResponse
+      expect(status).toBe(200)
+      expect(headers['x-ringhook-duplicate']).toBe(expected)
+      expect(JSON.parse(body)).toMatchObject({ success: true, vibe: { message: 'Got tap' } })
+    }
+  })
+
+  it('answers refusals without a promise too', async () => {
+    const pipeline = pipelineWith(() => {})
+    const request = await signed(gesture(2))
+    const forged = { ...request, rawBody: (request.rawBody as string).replace('tap', 'swipe_up') }
+    const response = pipeline.handle(forged, {})
+    expect(isThenable(response)).toBe(false)
+    expect((response as WebhookResponse).status).toBe(401)
+  })
+
+  it('waits only when something really waits: an async handler', async () => {
+    const pipeline = pipelineWith((registry) => registry.add(['gesture'], async () => vibe('tap', 'pulse')))
+    const response = pipeline.handle(await signed(gesture(3)), {})
+    expect(isThenable(response)).toBe(true)
+    expect((await response).status).toBe(200)
+  })
+})

@@ -1,0 +1,359 @@
+import { ACK_BODY } from '../ack.js'
+import { type Attempt, type Awaitable, andThen, attempt, isThenable } from '../awaitable.js'
+import { dedupKeyFor } from '../dedup/key.js'
+import type { ClaimResult, StoredReply } from '../dedup/store.js'
+import { type ErrorCode, RinghookError } from '../errors.js'
+import { describeIssues } from '../issues.js'
+import { parseEvent, type UnknownEvent, type WebhookEvent } from '../schemas/events.js'
+import { getHeader } from '../signature/headers.js'
+import { type VerifyResult, verifyNow } from '../signature/verify.js'
+import { type BodyResult, readBody } from './body.js'
+import { DeliveryContext } from './context.js'
+import { type DecodedJson, decodeJson } from './json.js'
+import { LimitedLog } from './log-limit.js'
+import type { ResolvedOptions } from './options.js'
+import type { Registry } from './registry.js'
+import { toGestureReply } from './reply.js'
+import type { HandleHooks, WebhookRequest } from './request.js'
+import { errorResponse, rawJsonResponse, type WebhookResponse } from './response.js'
+
+/** Everything the pipeline knows about one delivery once it is authenticated and parsed. */
+interface Delivery {
+  event: WebhookEvent | UnknownEvent
+  key: string
+  context: DeliveryContext
+  hooks: HandleHooks
+}
+
+/** What the pipeline asks of the receiver's lifecycle. */
+export interface PipelineState {
+  /** Whether the receiver is shutting down. */
+  readonly closing: boolean
+  /** Counts work that outlives its response (handlers past the deadline) until it settles. */
+  track(work: Promise<unknown>): unknown
+}
+
+const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
+const DUPLICATE = Object.freeze({ 'x-ringhook-duplicate': 'true' })
+const RETRY_SOON = Object.freeze({ 'retry-after': '1' })
+const STORE_FULL =
+  'The dedup store is full of deliveries still inside their dedup window: answered 503 so the service retries. ' +
+  'Give it more room: createMemoryStore({ maxBytes }) (default 40 MiB, about 100 000 deliveries), or Redis maxmemory; ' +
+  'or spread the load over instances sharing @ringhook/redis.'
+
+const HANDLER_ERROR: StoredReply = Object.freeze({ status: 500, body: errorResponse('handler_error').body })
+const DEADLINE_RETRY: StoredReply = Object.freeze({ status: 503, body: errorResponse('deadline_exceeded').body })
+
+type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; errors: RinghookError[] }
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
+
+/** `application/json`, with parameters or a `+json` suffix; the exact string the service sends skips the regex. */
+const isJson = (type: string | undefined): boolean => type === 'application/json' || JSON_TYPE.test(type ?? '')
+
+/**
+ * The whole pipeline, in a fixed order: method, size, content type, body, secret, timestamp,
+ * signature, JSON, payload, dedup, dispatch. Never throws; every outcome is a response.
+ *
+ * Each stage hands the next one a value, or a promise when it really had to wait (a streamed
+ * body, an async secret resolver, a remote store, an async handler). A buffered delivery through
+ * the memory store with synchronous handlers is therefore answered synchronously: no promise,
+ * no microtask, no garbage between the bytes and the reply.
+ */
+export class Pipeline {
+  readonly #options: ResolvedOptions
+  readonly #registry: Registry
+  readonly #state: PipelineState
+  /** Lines about refused requests, which strangers can send at will: rate-limited. */
+  readonly #refusals: LimitedLog
+
+  constructor(options: ResolvedOptions, registry: Registry, state: PipelineState) {
+    this.#options = options
+    this.#registry = registry
+    this.#state = state
+    this.#refusals = new LimitedLog(options.logger, options.logLimit, options.now)
+  }
+
+  /** Writes the count of log lines held back by `logLimit`, if any (on close). */
+  flushLogs(): void {
+    this.#refusals.flush()
+  }
+
+  handle(request: WebhookRequest, hooks: HandleHooks): Awaitable<WebhookResponse> {
+    try {
+      const response = this.#state.closing ? shuttingDown() : this.#receive(request, hooks)
+      return isThenable(response) ? Promise.resolve(response).catch((error) => this.#unexpected(error)) : response
+    } catch (error) {
+      return this.#unexpected(error)
+    }
+  }
+
+  /** A bug in ringhook itself or a throwing logger: still answer, so the service retries. */
+  #unexpected(error: unknown): WebhookResponse {
+    this.#options.logger.error({ err: describe(error) }, 'Unexpected failure in the webhook pipeline')
+    return errorResponse('handler_error')
+  }
+
+  /** Checks what the headers alone can tell, then reads the body within the limits. */
+  #receive(request: WebhookRequest, hooks: HandleHooks): Awaitable<WebhookResponse> {
+    const { maxBodyBytes } = this.#options
+    if (request.method !== 'POST' && request.method.toUpperCase() !== 'POST') {
+      return errorResponse('method_not_allowed', { allow: 'POST' })
+    }
+    // An app misconfiguration, not a bad delivery: say so instead of failing every signature.
+    if (request.bodyAlreadyParsed) {
+      this.#refusals.write('error', 'body_already_parsed', { code: 'body_already_parsed' }, request.bodyAlreadyParsed)
+      return errorResponse('body_already_parsed')
+    }
+    const declared = Number(getHeader(request.headers, 'content-length') ?? Number.NaN)
+    if (declared > maxBodyBytes) return this.#reject('payload_too_large', { declared })
+    if (this.#options.requireJsonContentType && !isJson(getHeader(request.headers, 'content-type'))) {
+      return this.#reject('unsupported_media_type', {})
+    }
+    return andThen(readBody(request.rawBody, maxBodyBytes, this.#options.bodyTimeoutMs), (body) =>
+      this.#authenticate(request, body, hooks),
+    )
+  }
+
+  /** Finds the secrets for this delivery and checks its timestamp and signature. */
+  #authenticate(request: WebhookRequest, body: BodyResult, hooks: HandleHooks): Awaitable<WebhookResponse> {
+    if (!body.ok) return this.#reject(body.code, {})
+    // Parsed early only when a resolver needs the (untrusted) app id; reused after verification.
+    const early = this.#options.resolvesPerApp ? decodeJson(body.bytes) : undefined
+    const secrets = this.#secretsFor(early)
+    return andThen(secrets, (found) => {
+      if (!found.ok) {
+        this.#refusals.write(
+          'error',
+          'secret_unavailable',
+          { err: describe(found.error) },
+          'The secret resolver failed',
+        )
+        return errorResponse('secret_unavailable', { 'retry-after': '1' })
+      }
+      const verified = verifyNow({
+        rawBody: body.bytes,
+        signature: getHeader(request.headers, this.#options.signatureHeader),
+        timestamp: getHeader(request.headers, this.#options.timestampHeader),
+        secret: found.value,
+        toleranceSeconds: this.#options.toleranceSeconds,
+        now: this.#options.now,
+      })
+      return andThen(verified, (result) => this.#accept(body.bytes, early, result, hooks))
+    })
+  }
+
+  #secretsFor(decoded: DecodedJson | undefined): Awaitable<Attempt<string | readonly string[]>> {
+    const { staticSecrets, secret } = this.#options
+    if (staticSecrets) return { ok: true, value: staticSecrets }
+    const appId = decoded?.ok ? (decoded.value as { app_id?: unknown } | null)?.app_id : undefined
+    return attempt(() => secret({ appId: typeof appId === 'string' ? appId : undefined }))
+  }
+
+  /** Parses and validates an authentic body, then hands the delivery to dedup and the handlers. */
+  #accept(
+    bytes: Uint8Array,
+    early: DecodedJson | undefined,
+    verified: VerifyResult,
+    hooks: HandleHooks,
+  ): Awaitable<WebhookResponse> {
+    const { logger } = this.#options
+    if (!verified.ok) return this.#reject('unauthorized', { reason: verified.reason }, verified.message)
+    const decoded = early ?? decodeJson(bytes)
+    if (!decoded.ok) return this.#reject('invalid_json', {})
+    const parsed = parseEvent(decoded.value)
+    if (!parsed.ok) {
+      const issues = describeIssues(parsed.error, '(payload)')
+      return this.#reject('invalid_payload', {}, `The payload does not match the schema: ${issues}`)
+    }
+    const event = parsed.event
+    const key = dedupKeyFor(event, this.#options.dedupKey)
+    const eventId = (event as { data?: { event_id?: unknown } }).data?.event_id
+    const context = new DeliveryContext(
+      {
+        key,
+        eventId: typeof eventId === 'string' ? eventId : undefined,
+        signedAt: verified.timestamp,
+        receivedAt: new Date(this.#options.now()),
+        secretIndex: verified.secretIndex,
+      },
+      logger,
+      event.event,
+    )
+    // Closed while this body was read: no claim is taken, so the service's retry is processed in full.
+    if (this.#state.closing) return shuttingDown()
+    const delivery: Delivery = { event, key, context, hooks }
+    return this.#claim(delivery)
+  }
+
+  /** Claims the delivery's key, then runs the handlers, or replays the reply a duplicate already got. */
+  #claim(delivery: Delivery): Awaitable<WebhookResponse> {
+    const { store, inFlightTtlMs } = this.#options
+    const claimed = attempt(() => store.claim(delivery.key, inFlightTtlMs))
+    return andThen(claimed, (claim) => this.#afterClaim(delivery, claim))
+  }
+
+  #afterClaim(delivery: Delivery, claim: Attempt<ClaimResult>): Awaitable<WebhookResponse> {
+    if (!claim.ok) {
+      const error = new RinghookError('store_unavailable', 'The dedup store failed to claim', 'store', {
+        cause: claim.error,
+      })
+      return andThen(this.#report(error, delivery), () =>
+        this.#options.onStoreError === 'retry'
+          ? errorResponse('store_unavailable', RETRY_SOON)
+          : andThen(this.#dispatch(delivery, undefined), toResponse),
+      )
+    }
+    const { value } = claim
+    if (value.state === 'completed') {
+      delivery.context.logger.info({}, 'Duplicate delivery: replaying the stored reply')
+      return rawJsonResponse(value.reply.status, value.reply.body, DUPLICATE)
+    }
+    if (value.state === 'in_flight') {
+      delivery.context.logger.info({}, 'Duplicate of a delivery still in progress')
+      return errorResponse('delivery_in_progress', RETRY_SOON)
+    }
+    if (value.state === 'full') {
+      // Never "process anyway": a delivery handled without a claim could be handled twice.
+      this.#refusals.write('warn', 'store_full', { code: 'store_full', delivery_key: delivery.key }, STORE_FULL)
+      return errorResponse('store_full', RETRY_SOON)
+    }
+    return andThen(this.#dispatch(delivery, value.token), toResponse)
+  }
+
+  /**
+   * Runs the handlers against the deadline. Gives the reply to send; settles the dedup claim
+   * (complete on success, release on failure) and reports late failures to `onError`.
+   */
+  #dispatch(delivery: Delivery, token: string | undefined): Awaitable<StoredReply> {
+    const ran = this.#runHandlers(delivery)
+    // Handlers that returned without a promise are done: no deadline to race.
+    if (!isThenable(ran)) return this.#settle(delivery, token, ran, 'handler')
+    return this.#raceDeadline(delivery, token, ran)
+  }
+
+  /** Synchronous when every handler returned a plain value, so the common case skips the deadline timer. */
+  #runHandlers(delivery: Delivery): Awaitable<HandlerOutcome> {
+    return andThen(this.#registry.run(delivery.event, delivery.context), (result) =>
+      result.ok ? toOutcome(delivery, result.value) : { ok: false, errors: result.errors.map(handlerFailed) },
+    )
+  }
+
+  async #raceDeadline(
+    delivery: Delivery,
+    token: string | undefined,
+    work: Promise<HandlerOutcome>,
+  ): Promise<StoredReply> {
+    const { deadlineMs, onDeadline } = this.#options
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const deadline = new Promise<'deadline'>((resolve) => {
+      timer = setTimeout(resolve, deadlineMs, 'deadline')
+    })
+    const outcome = await Promise.race([work, deadline])
+    clearTimeout(timer)
+    if (outcome !== 'deadline') return this.#settle(delivery, token, outcome, 'handler')
+
+    delivery.context.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
+    const late = onDeadline === 'acknowledge'
+    delivery.context.logger.warn(
+      { deadline_ms: deadlineMs },
+      late
+        ? 'Handlers passed the deadline: acknowledged, they keep running'
+        : 'Handlers passed the deadline: answered 503 so the service retries',
+    )
+    const finish = work.then((result) => {
+      // Acknowledged early: the stored reply is the acknowledgement the service already has.
+      const settled = late && result.ok ? { ok: true as const, reply: ACK } : result
+      return this.#settle(delivery, token, settled, late ? 'after_reply' : 'handler')
+    })
+    this.#state.track(finish)
+    delivery.hooks.waitUntil?.(finish)
+    return late ? ACK : DEADLINE_RETRY
+  }
+
+  /** Completes the claim after a success, releases it after a failure, and says what to answer. */
+  #settle(
+    delivery: Delivery,
+    token: string | undefined,
+    outcome: HandlerOutcome,
+    phase: 'handler' | 'after_reply',
+  ): Awaitable<StoredReply> {
+    const { store, completedTtlMs } = this.#options
+    const settled = token
+      ? attempt(() =>
+          outcome.ok
+            ? store.complete(delivery.key, token, outcome.reply, completedTtlMs)
+            : store.release(delivery.key, token),
+        )
+      : undefined
+    const answer = (): Awaitable<StoredReply> =>
+      outcome.ok ? outcome.reply : this.#reportFailures(delivery, outcome.errors, phase)
+    return andThen(settled, (result) => {
+      if (result?.ok !== false) return answer()
+      const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
+        cause: result.error,
+      })
+      return andThen(this.#report(storeError, delivery), answer)
+    })
+  }
+
+  /** Reports each handler's failure, in registration order, then answers 500. */
+  #reportFailures(
+    delivery: Delivery,
+    errors: readonly RinghookError[],
+    phase: 'handler' | 'after_reply',
+  ): Promise<StoredReply> {
+    const relabel = (error: RinghookError): RinghookError =>
+      phase === 'after_reply'
+        ? new RinghookError(error.code, error.message, 'after_reply', { cause: error.cause })
+        : error
+    const reported = errors.reduce<Promise<void>>(
+      (previous, error) => previous.then(() => this.#report(relabel(error), delivery)),
+      Promise.resolve(),
+    )
+    return reported.then(() => HANDLER_ERROR)
+  }
+
+  /** Logs an error and hands it to every `onError` handler; their own failures are only logged. */
+  async #report(error: RinghookError, delivery: Delivery): Promise<void> {
+    const log = delivery.context.logger
+    log.error({ code: error.code, phase: error.phase, err: describe(error.cause ?? error) }, error.message)
+    for (const handler of this.#registry.errorHandlers) {
+      try {
+        await handler(error, delivery.event, delivery.context)
+      } catch (failure) {
+        log.error({ phase: 'error_handler', err: describe(failure) }, 'An onError handler threw')
+      }
+    }
+  }
+
+  /** Answers a refused request, and says why in the log (rate-limited: see `logLimit`). */
+  #reject(code: ErrorCode, fields: Record<string, unknown>, detail?: string): WebhookResponse {
+    this.#refusals.write('warn', code, { code, ...fields }, detail ?? `Rejected webhook: ${code}`)
+    return errorResponse(code)
+  }
+}
+
+/**
+ * Closing: the service retries in a second, and `Connection: close` ends a kept-alive connection
+ * after this answer, so the server can stop without cutting off a request sent on it later.
+ */
+const shuttingDown = (): WebhookResponse => errorResponse('shutting_down', { 'retry-after': '1', connection: 'close' })
+
+const toResponse = (reply: StoredReply): WebhookResponse => rawJsonResponse(reply.status, reply.body)
+
+const handlerFailed = (error: unknown): RinghookError =>
+  new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })
+
+/** The reply a run of the handlers earns: a gesture's vibe (checked against the trigger rules), or the acknowledgement. */
+function toOutcome(delivery: Delivery, value: unknown): HandlerOutcome {
+  if (delivery.event.event !== 'gesture') return { ok: true, reply: ACK }
+  const reply = toGestureReply(value)
+  if (!reply.ok) return { ok: false, errors: [new RinghookError('handler_error', reply.message, 'reply')] }
+  return { ok: true, reply: { status: 200, body: JSON.stringify(reply.reply) } }
+}
+
+/** A loggable description of anything thrown, without dumping whole objects. */
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}

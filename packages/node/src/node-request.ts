@@ -1,0 +1,122 @@
+import {
+  type BodyReader,
+  type BodyResult,
+  bodyDeadlines,
+  type HeaderInput,
+  type WebhookRequest,
+} from '@ringhook/core/adapter'
+
+/** What ringhook reads from a Node-style request (node:http, Connect, Express). Duck-typed: no Node types. */
+export interface NodeStyleRequest extends NodeReadable {
+  method?: string | undefined
+  headers: HeaderInput
+  /** True once the stream was read to its end, by a body parser for instance. */
+  readableEnded?: boolean
+  /** What a body parser left: a Buffer from `express.raw()`, an object from `express.json()`. */
+  body?: unknown
+  /** The raw bytes a parser's `verify` hook kept. */
+  rawBody?: unknown
+}
+
+const BODY_PARSED_FIX =
+  'A body parser ran before ringhook and kept no raw copy of the body, so the webhook signature cannot be checked. ' +
+  "Mount ringhook before the parser (in Express: app.post('/webhooks', ringhook(receiver)) above app.use(express.json())), " +
+  'or have the parser keep the raw bytes: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).'
+
+/**
+ * The core's request for a Node-style request. Raw bytes an earlier parser kept (`req.rawBody`,
+ * or a Buffer from `express.raw()`) are used as they are; otherwise the stream is read (through
+ * its events, within the receiver's limits), unless a parser already consumed it, which the
+ * receiver answers as `body_already_parsed`.
+ *
+ * @example
+ * import { createServer } from 'node:http'
+ * createServer((req, res) => {
+ *   receiver.handle(fromNodeRequest(req)).then(({ status, headers, body }) => res.writeHead(status, headers).end(body))
+ * })
+ */
+export function fromNodeRequest(request: NodeStyleRequest): WebhookRequest {
+  // The usual case first: a Node stream nobody has read, so no parser can have left anything.
+  // (Looking up `body` and `rawBody`, absent from IncomingMessage, costs more than the rest.)
+  if (request.readableEnded === false)
+    return { method: request.method ?? 'GET', headers: request.headers, rawBody: new StreamBody(request) }
+  const base = { method: request.method ?? 'GET', headers: request.headers }
+  const kept = keptRawBody(request)
+  if (kept !== undefined) return { ...base, rawBody: kept }
+  if (request.readableEnded) return { ...base, rawBody: null, bodyAlreadyParsed: BODY_PARSED_FIX }
+  return { ...base, rawBody: new StreamBody(request) }
+}
+
+function keptRawBody({ rawBody, body }: NodeStyleRequest): Uint8Array | string | undefined {
+  if (rawBody instanceof Uint8Array || typeof rawBody === 'string') return rawBody
+  // Only bytes are trusted as raw: a string or object in `body` is already a parser's output.
+  return body instanceof Uint8Array ? body : undefined
+}
+
+/** A Node readable stream (IncomingMessage), duck-typed. */
+export interface NodeReadable {
+  on(event: string, listener: (chunk: Uint8Array) => void): unknown
+  removeListener(event: string, listener: (chunk: Uint8Array) => void): unknown
+  pause(): unknown
+}
+
+/**
+ * Reads a Node stream through its 'data' events, its deadline on the core's shared timer: Node's
+ * async iterator costs a promise and a listener set per chunk, and a timer per body costs more still.
+ */
+export class StreamBody implements BodyReader {
+  readonly #stream: NodeReadable
+
+  constructor(stream: NodeReadable) {
+    this.#stream = stream
+  }
+
+  /** The stream as the receiver's body, read once (a second call would wait for events already gone). */
+  readBody(limit: number, timeoutMs: number): Promise<BodyResult> {
+    const stream = this.#stream
+    return new Promise((resolve) => {
+      const chunks: Uint8Array[] = []
+      let size = 0
+      const finish = (result: BodyResult): void => {
+        bodyDeadlines.clear(deadline)
+        stream.removeListener('data', onData)
+        stream.removeListener('end', onEnd)
+        stream.removeListener('error', onBroken)
+        stream.removeListener('close', onBroken)
+        resolve(result)
+      }
+      // Paused, not destroyed: the adapter still answers on the same socket.
+      const stop = (code: 'payload_too_large' | 'body_timeout'): void => {
+        stream.pause()
+        finish({ ok: false, code })
+      }
+      const onData = (data: Uint8Array | string): void => {
+        const chunk = typeof data === 'string' ? encoder.encode(data) : data // setEncoding() was called
+        size += chunk.length
+        if (size > limit) stop('payload_too_large')
+        else chunks.push(chunk)
+      }
+      const onEnd = (): void =>
+        finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
+      // 'close' before 'end', or 'error': the client went away mid-body.
+      const onBroken = (): void => finish({ ok: false, code: 'body_incomplete' })
+      const deadline = bodyDeadlines.watch(timeoutMs, () => stop('body_timeout'))
+      stream.on('data', onData)
+      stream.on('end', onEnd)
+      stream.on('error', onBroken)
+      stream.on('close', onBroken)
+    })
+  }
+}
+
+const encoder = new TextEncoder()
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    out.set(chunk, offset)
+    offset += chunk.length
+  }
+  return out
+}
