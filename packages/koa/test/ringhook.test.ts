@@ -1,43 +1,11 @@
 import { once } from 'node:events'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createReceiver, type Logger, type ReceiverOptions, signWebhook, silentLogger, vibe } from '@ringhook/core'
 import Koa from 'koa'
 import { afterEach, describe, expect, it } from 'vitest'
+import { gestureReceiver, recordingLogger, SECRET, signedGesture } from '../../../test/support/adapter-kit.js'
 import { ringhook } from '../src/index.js'
 import { bodyParser, koaBody } from './parsers.js'
-
-const SECRET = 'whsec_koa_test'
-
-/** A logger that keeps every line, to check what the app developer is told. */
-function recordingLogger() {
-  const lines: Array<{ level: string; fields: Record<string, unknown>; message: string | undefined }> = []
-  const logger: Logger = {
-    debug: () => {},
-    info: () => {},
-    warn: (fields, message) => void lines.push({ level: 'warn', fields, message }),
-    error: (fields, message) => void lines.push({ level: 'error', fields, message }),
-    child: () => logger,
-  }
-  return { logger, lines }
-}
-
-function gestureReceiver(options: Partial<ReceiverOptions> = {}) {
-  const handled: string[] = []
-  const receiver = createReceiver({ secret: SECRET, logger: silentLogger, ...options })
-  receiver.on('gesture', (event) => {
-    handled.push(event.gesture_type)
-    return vibe('tap').message(`Got ${event.gesture_type}`)
-  })
-  return { receiver, handled }
-}
-
-async function signedGesture() {
-  // Spaces the way a JSON parser would not write them back: only the raw text verifies.
-  const body = `{ "event": "gesture", "gesture_type": "double_tap", "user_app_id": "u-1", "app_id": "app_demo", "timestamp": "${new Date().toISOString()}", "data": {} }`
-  const { headers } = await signWebhook({ secret: SECRET, body })
-  return { method: 'POST', headers, body }
-}
 
 const VIBE = { success: true, vibe: { sequence: [{ type: 'tap' }], message: 'Got double_tap' } }
 

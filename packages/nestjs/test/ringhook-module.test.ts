@@ -13,42 +13,11 @@ import {
 import { NestFactory } from '@nestjs/core'
 import { ExpressAdapter } from '@nestjs/platform-express'
 import { FastifyAdapter } from '@nestjs/platform-fastify'
-import { createReceiver, type Logger, type Receiver, signWebhook, silentLogger, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, silentLogger, vibe } from '@ringhook/core'
 import express from 'express'
 import { afterEach, describe, expect, it } from 'vitest'
+import { gestureReceiver, recordingLogger, SECRET, signedGesture } from '../../../test/support/adapter-kit.js'
 import { RINGHOOK_RECEIVER, RinghookModule, ringhook } from '../src/index.js'
-
-const SECRET = 'whsec_nestjs_test'
-
-/** A logger that keeps every line, to check what the app developer is told. */
-function recordingLogger() {
-  const lines: Array<{ level: string; fields: Record<string, unknown>; message: string | undefined }> = []
-  const logger: Logger = {
-    debug: () => {},
-    info: () => {},
-    warn: (fields, message) => void lines.push({ level: 'warn', fields, message }),
-    error: (fields, message) => void lines.push({ level: 'error', fields, message }),
-    child: () => logger,
-  }
-  return { logger, lines }
-}
-
-function gestureReceiver(logger: Logger = silentLogger) {
-  const handled: string[] = []
-  const receiver = createReceiver({ secret: SECRET, logger })
-  receiver.on('gesture', (event) => {
-    handled.push(event.gesture_type)
-    return vibe('tap').message(`Got ${event.gesture_type}`)
-  })
-  return { receiver, handled }
-}
-
-async function signedGesture() {
-  // Spaces the way JSON.stringify would not write them: only the raw bytes verify.
-  const body = `{ "event": "gesture", "gesture_type": "double_tap", "user_app_id": "u-1", "app_id": "app_demo", "timestamp": "${new Date().toISOString()}", "data": {} }`
-  const { headers } = await signWebhook({ secret: SECRET, body })
-  return { method: 'POST', headers, body }
-}
 
 const VIBE = { success: true, vibe: { sequence: [{ type: 'tap' }], message: 'Got double_tap' } }
 
@@ -146,7 +115,7 @@ describe.each(platforms)("@ringhook/nestjs on Nest's $platform platform", ({ ada
 
   it('answers body_already_parsed and logs the fix when the platform read the body first', async () => {
     const { logger, lines } = recordingLogger()
-    const { receiver, handled } = gestureReceiver(logger)
+    const { receiver, handled } = gestureReceiver({ logger })
     @Module({ imports: [ringhook(receiver)], controllers: [EchoController] })
     class AppModule {}
     const base = await serve(AppModule, parsingFirst())
