@@ -86,10 +86,8 @@ async function main() {
   })
 
   process.once('SIGTERM', async () => {
-    const serverClosed = new Promise((resolve) => server.close(resolve))
-    const { drained, pending } = await receiver.close({ timeoutMs: 10_000 })
-    server.closeIdleConnections()
-    await serverClosed
+    const { closeGracefully } = await import('@ringhook/node')
+    const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
     const counted: Array<[number, number]> = []
     completions.forEach((count, id) => {
       if (count > 0) counted.push([id, count])
