@@ -1,0 +1,135 @@
+// The API reference: TypeDoc over the source of every entry point that a public package's
+// package.json `exports` declares, written to docs/api/ (build output, not committed).
+// Usage: node scripts/api-docs.mjs [--check]
+// With --check nothing is written, and any warning fails: a public export without a doc comment, a
+// {@link} that resolves to nothing, a type the reference needs but no entry point exports, or a
+// relative link in a README that points at no file.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { Application, LogLevel, ReflectionKind, ReflectionType } from 'typedoc'
+
+const root = new URL('..', import.meta.url).pathname
+const check = process.argv.includes('--check')
+const out = join(root, 'docs/api')
+
+// What must carry a doc comment. Everything a user can name or call: functions, classes and their
+// methods, interfaces and their members, type aliases, variables, enums. Members of an object type
+// written inline in a type alias count too (TypeDoc reports them as properties), since an option
+// bag is usually one of those.
+const requiredToBeDocumented = [
+  'Function',
+  'Class',
+  'Method',
+  'Accessor',
+  'Interface',
+  'Property',
+  'TypeAlias',
+  'Variable',
+  'Enum',
+  'EnumMember',
+]
+
+const entries = entryPoints()
+const app = await Application.bootstrapWithPlugins({
+  entryPoints: entries.map(({ file }) => file),
+  tsconfig: join(root, 'tsconfig.docs.json'),
+  // `pnpm typecheck` checks types; TypeDoc only reads them.
+  skipErrorChecking: true,
+  // The front page lists the entry points with their module comments; each package's README hangs
+  // under its root entry (`@document` in that comment), so its relative links are checked too.
+  readme: 'none',
+  useFirstParagraphOfCommentAsSummary: true,
+  name: 'ringhook',
+  out,
+  excludePrivate: true,
+  excludeInternal: true,
+  excludeExternals: true,
+  disableGit: true,
+  sourceLinkTemplate: 'https://github.com/ringhook/ringhook/blob/main/{path}#L{line}',
+  validation: { notExported: true, invalidLink: true, notDocumented: true, unusedMergeModuleWith: true },
+  requiredToBeDocumented,
+  // Declarations in our packages; not zod's or a framework's, whose types some exports mention.
+  packagesRequiringDocumentation: [...new Set(entries.map(({ packageName }) => packageName))],
+  highlightLanguages: ['bash', 'diff', 'js', 'json', 'jsonc', 'md', 'sh', 'ts', 'typescript'],
+  treatWarningsAsErrors: check,
+  treatValidationWarningsAsErrors: check,
+  logLevel: LogLevel.Info,
+})
+
+// A module is named after its import specifier (`@ringhook/core/adapter`), not its file's path.
+const names = new Map(entries.map(({ file, specifier }) => [file, specifier]))
+const entryPointsOf = app.getEntryPoints.bind(app)
+app.getEntryPoints = () =>
+  entryPointsOf()?.map((entry) => ({ ...entry, displayName: names.get(entry.sourceFile.fileName) ?? entry.displayName }))
+
+const project = await app.convert()
+if (!project) fail('TypeDoc could not convert the sources')
+app.options.setValue('intentionallyNotDocumented', derivedMembers(project))
+app.validate(project)
+if (!check) await app.generateDocs(project, out)
+else await app.generateDocs(project, join(root, 'node_modules/.cache/api-docs-check'))
+if (app.logger.hasErrors() || (check && app.logger.hasWarnings())) fail('the API reference has problems (above)')
+console.log(
+  check
+    ? `API reference check passed: ${entries.length} entry points, every export documented, every link resolves.`
+    : `API reference written to ${relative(root, out)}/index.html (${entries.length} entry points).`,
+)
+
+/**
+ * Every public entry point, from package.json `exports`, mapped to its source file through the root
+ * tsconfig's `paths` (which the typecheck and the tests resolve through too).
+ */
+function entryPoints() {
+  const paths = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).compilerOptions.paths
+  const found = []
+  for (const name of readdirSync(join(root, 'packages'))) {
+    const manifestPath = join(root, 'packages', name, 'package.json')
+    if (!existsSync(manifestPath)) continue
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
+    if (manifest.private === true) continue
+    for (const subpath of Object.keys(manifest.exports ?? { '.': null })) {
+      if (subpath === './package.json') continue
+      const specifier = manifest.name + subpath.slice(1)
+      const source = paths[specifier]?.[0]
+      if (!source) fail(`${specifier} is in ${manifest.name}'s exports but has no entry in tsconfig.json "paths"`)
+      found.push({ packageName: manifest.name, specifier, file: join(root, source) })
+    }
+  }
+  return found
+}
+
+/**
+ * The members the rule leaves to their owner's comment: those of a type TypeDoc infers and spells out
+ * rather than one written as a declaration. That is the fields of a value's type (the keys of a zod
+ * schema's shape, of a frozen table like `ERRORS`; the payload fields are the service's, specified in
+ * its interface document) and of a function's return type. A constant's function-valued members
+ * (`events.gesture`) are still required: they are called by name.
+ */
+function derivedMembers(project) {
+  const ours = new Set(app.options.getValue('packagesRequiringDocumentation'))
+  const exempt = new Set()
+  for (const reflection of project.getReflectionsByKind(ReflectionKind.Property | ReflectionKind.Method)) {
+    if (reflection.hasComment() || !ours.has(project.getSymbolIdFromReflection(reflection)?.packageName)) continue
+    const owner = derivedOwner(reflection)
+    if (!owner) continue
+    const callable = reflection.type instanceof ReflectionType && reflection.type.declaration.signatures?.length
+    if (owner.kindOf(ReflectionKind.Variable) && callable) continue
+    exempt.add(reflection.getFriendlyFullName())
+  }
+  return [...exempt]
+}
+
+/** The nearest signature or variable above a member of an anonymous type, if there is one. */
+function derivedOwner(reflection) {
+  for (let r = reflection.parent; r; r = r.parent) {
+    // TypeDoc asks nothing of parameters' types, and names no exemption there.
+    if (r.kindOf(ReflectionKind.Parameter)) return undefined
+    if (r.kindOf(ReflectionKind.SomeSignature | ReflectionKind.Variable)) return r
+  }
+  return undefined
+}
+
+function fail(message) {
+  console.error(`api-docs: ${message}`)
+  process.exit(1)
+}
