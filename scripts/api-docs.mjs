@@ -60,7 +60,10 @@ const app = await Application.bootstrapWithPlugins({
 const names = new Map(entries.map(({ file, specifier }) => [file, specifier]))
 const entryPointsOf = app.getEntryPoints.bind(app)
 app.getEntryPoints = () =>
-  entryPointsOf()?.map((entry) => ({ ...entry, displayName: names.get(entry.sourceFile.fileName) ?? entry.displayName }))
+  entryPointsOf()?.map((entry) => ({
+    ...entry,
+    displayName: names.get(entry.sourceFile.fileName) ?? entry.displayName,
+  }))
 
 const project = await app.convert()
 if (!project) fail('TypeDoc could not convert the sources')
@@ -99,34 +102,65 @@ function entryPoints() {
 }
 
 /**
- * The members the rule leaves to their owner's comment: those of a type TypeDoc infers and spells out
- * rather than one written as a declaration. That is the fields of a value's type (the keys of a zod
- * schema's shape, of a frozen table like `ERRORS`; the payload fields are the service's, specified in
- * its interface document) and of a function's return type. A constant's function-valued members
- * (`events.gesture`) are still required: they are called by name.
+ * The members the rule leaves to their owner's comment: those of a type TypeDoc spells out rather than
+ * one written as a declaration.
+ * - The fields of a value's inferred type: the keys of a zod schema's shape, of a frozen table like
+ *   `ERRORS` (payload fields are the service's, specified in its interface document). The functions
+ *   a constant holds (`events.gesture`) are still required: they are called by name.
+ * - The fields of a function's return type.
+ * - The fields of an object type that is a pattern or an argument rather than the shape declared:
+ *   `Extract<E, { event: N }>`, `E extends { data: infer D } ? ...`.
  */
 function derivedMembers(project) {
   const ours = new Set(app.options.getValue('packagesRequiringDocumentation'))
   const exempt = new Set()
   for (const reflection of project.getReflectionsByKind(ReflectionKind.Property | ReflectionKind.Method)) {
     if (reflection.hasComment() || !ours.has(project.getSymbolIdFromReflection(reflection)?.packageName)) continue
-    const owner = derivedOwner(reflection)
-    if (!owner) continue
-    const callable = reflection.type instanceof ReflectionType && reflection.type.declaration.signatures?.length
-    if (owner.kindOf(ReflectionKind.Variable) && callable) continue
-    exempt.add(reflection.getFriendlyFullName())
+    if (isDerived(reflection)) exempt.add(reflection.getFriendlyFullName())
   }
   return [...exempt]
 }
 
-/** The nearest signature or variable above a member of an anonymous type, if there is one. */
-function derivedOwner(reflection) {
-  for (let r = reflection.parent; r; r = r.parent) {
-    // TypeDoc asks nothing of parameters' types, and names no exemption there.
-    if (r.kindOf(ReflectionKind.Parameter)) return undefined
-    if (r.kindOf(ReflectionKind.SomeSignature | ReflectionKind.Variable)) return r
+function isDerived(member) {
+  const owners = []
+  for (let r = member.parent; r; r = r.parent) owners.push(r)
+  // TypeDoc asks nothing of parameters' types, so there is nothing to exempt.
+  if (owners.some((r) => r.kindOf(ReflectionKind.Parameter))) return false
+  for (const r of owners) {
+    if (r.kindOf(ReflectionKind.SomeSignature)) return true
+    if (r.kindOf(ReflectionKind.Variable)) return r !== member.parent?.parent || !isCallable(member)
+    if (r.kindOf(ReflectionKind.TypeLiteral) && r.parent && !shapesOf(r.parent.type).includes(r)) return true
   }
-  return undefined
+  return false
+}
+
+function isCallable(member) {
+  if (member.kindOf(ReflectionKind.Method)) return true
+  return member.type instanceof ReflectionType && member.type.declaration.signatures?.length > 0
+}
+
+/** The object types a type declares as its shape: itself, its union and intersection members, and so on. */
+function shapesOf(type) {
+  switch (type?.type) {
+    case 'reflection':
+      return [type.declaration]
+    case 'union':
+    case 'intersection':
+      return type.types.flatMap(shapesOf)
+    case 'conditional':
+      return [...shapesOf(type.trueType), ...shapesOf(type.falseType)]
+    case 'array':
+    case 'optional':
+    case 'rest':
+      return shapesOf(type.elementType)
+    case 'typeOperator':
+      return shapesOf(type.target)
+    case 'reference':
+      if (['Readonly', 'Partial', 'Required'].includes(type.name)) return (type.typeArguments ?? []).flatMap(shapesOf)
+      return type.name === 'Record' ? shapesOf(type.typeArguments?.[1]) : []
+    default:
+      return []
+  }
 }
 
 function fail(message) {
