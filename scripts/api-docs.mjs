@@ -1,16 +1,20 @@
 // The API reference: TypeDoc over the source of every entry point that a public package's
-// package.json `exports` declares, written to docs/api/ (build output, not committed).
+// package.json `exports` declares, written to docs/api/ (build output, not committed; docs/releasing.md
+// says how it is published at SITE).
 // Usage: node scripts/api-docs.mjs [--check]
-// With --check nothing is written, and any warning fails: a public export without a doc comment, a
-// {@link} that resolves to nothing, a type the reference needs but no entry point exports, or a
-// relative link in a README that points at no file.
+// With --check the site goes to a scratch directory, and any warning fails: a public export without a
+// doc comment (the rule is below), a {@link} that resolves to nothing, a type the reference shows but no
+// entry point exports, a relative link in a package README that points at no file. So does a README
+// that does not link to its package's pages of the reference, or links to a page that does not exist.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { Application, LogLevel, ReflectionKind, ReflectionType } from 'typedoc'
+import { Application, LogLevel, PageEvent, ReflectionKind, ReflectionType } from 'typedoc'
 
 const root = new URL('..', import.meta.url).pathname
 const check = process.argv.includes('--check')
-const out = join(root, 'docs/api')
+const out = check ? join(root, 'node_modules/.cache/api-docs-check') : join(root, 'docs/api')
+/** Where the reference is published; the READMEs link here. */
+const SITE = 'https://ringhook.github.io/ringhook/'
 
 // What must carry a doc comment. Everything a user can name or call: functions, classes and their
 // methods, interfaces and their members, type aliases, variables, enums. Members of an object type
@@ -65,18 +69,54 @@ app.getEntryPoints = () =>
     displayName: names.get(entry.sourceFile.fileName) ?? entry.displayName,
   }))
 
+// Each module's page, as the README links to it.
+const pages = new Map()
+app.renderer.on(PageEvent.END, (page) => {
+  if (page.model.kindOf(ReflectionKind.Module)) pages.set(page.model.name, page.url)
+})
+
 const project = await app.convert()
 if (!project) fail('TypeDoc could not convert the sources')
 app.options.setValue('intentionallyNotDocumented', derivedMembers(project))
 app.validate(project)
-if (!check) await app.generateDocs(project, out)
-else await app.generateDocs(project, join(root, 'node_modules/.cache/api-docs-check'))
+await app.generateDocs(project, out)
 if (app.logger.hasErrors() || (check && app.logger.hasWarnings())) fail('the API reference has problems (above)')
+const broken = readmeLinkProblems()
+if (broken.length > 0) fail(`README links to the API reference:\n- ${broken.join('\n- ')}`)
 console.log(
   check
     ? `API reference check passed: ${entries.length} entry points, every export documented, every link resolves.`
     : `API reference written to ${relative(root, out)}/index.html (${entries.length} entry points).`,
 )
+
+/**
+ * The root README links to the reference, each package README to the page of every entry point of
+ * its package, and every link into SITE from a README or docs/ names a page that exists.
+ */
+function readmeLinkProblems() {
+  const problems = []
+  if (!readFileSync(join(root, 'README.md'), 'utf8').includes(SITE)) problems.push(`README.md has no link to ${SITE}`)
+  for (const { specifier, readme } of entries) {
+    const page = `${SITE}${pages.get(specifier)}`
+    if (!readFileSync(readme, 'utf8').includes(page)) problems.push(`${relative(root, readme)} has no link to ${page}`)
+  }
+  const documents = [
+    join(root, 'README.md'),
+    ...new Set(entries.map(({ readme }) => readme)),
+    ...readdirSync(join(root, 'docs'))
+      .filter((name) => name.endsWith('.md'))
+      .map((name) => join(root, 'docs', name)),
+  ]
+  const linkIntoSite = new RegExp(`${SITE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}[^)\\s>\`]*`, 'g')
+  for (const file of documents) {
+    for (const [link] of readFileSync(file, 'utf8').matchAll(linkIntoSite)) {
+      const path = link.slice(SITE.length).split('#')[0] || 'index.html'
+      if (!existsSync(join(out, path)))
+        problems.push(`${relative(root, file)} links to ${link}, which is not generated`)
+    }
+  }
+  return problems
+}
 
 /**
  * Every public entry point, from package.json `exports`, mapped to its source file through the root
@@ -95,7 +135,12 @@ function entryPoints() {
       const specifier = manifest.name + subpath.slice(1)
       const source = paths[specifier]?.[0]
       if (!source) fail(`${specifier} is in ${manifest.name}'s exports but has no entry in tsconfig.json "paths"`)
-      found.push({ packageName: manifest.name, specifier, file: join(root, source) })
+      found.push({
+        packageName: manifest.name,
+        specifier,
+        file: join(root, source),
+        readme: join(root, 'packages', name, 'README.md'),
+      })
     }
   }
   return found
