@@ -36,7 +36,7 @@ const requiredToBeDocumented = [
 const entries = entryPoints()
 const app = await Application.bootstrapWithPlugins({
   entryPoints: entries.map(({ file }) => file),
-  tsconfig: join(root, 'tsconfig.docs.json'),
+  tsconfig: join(root, 'tsconfig.build.json'),
   // `pnpm typecheck` checks types; TypeDoc only reads them.
   skipErrorChecking: true,
   // The front page lists the entry points with their module comments; each package's README hangs
