@@ -18,8 +18,8 @@ const SITE = 'https://ringhook.github.io/ringhook/'
 
 // What must carry a doc comment. Everything a user can name or call: functions, classes and their
 // methods, interfaces and their members, type aliases, variables, enums. Members of an object type
-// written inline in a type alias count too (TypeDoc reports them as properties), since an option
-// bag is usually one of those.
+// written out in a type alias or a property count too (TypeDoc reports them as properties), since an
+// option bag is usually one of those; derivedMembers() lists what is left to its owner's comment.
 const requiredToBeDocumented = [
   'Function',
   'Class',
