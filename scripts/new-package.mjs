@@ -26,7 +26,8 @@ const pkg = {
   },
   files: ['dist', 'README.md'],
   scripts: {
-    build: 'tsup src/index.ts --format esm,cjs --dts --clean --sourcemap --target es2022',
+    build:
+      'tsup src/index.ts --format esm,cjs --clean --sourcemap --target es2022 && node ../../scripts/declarations.mjs',
   },
   dependencies: name === 'core' ? {} : { '@ringhook/core': 'workspace:^' },
 }

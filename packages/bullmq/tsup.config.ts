@@ -4,7 +4,7 @@ export default defineConfig([
   {
     entry: ['src/index.ts'],
     format: ['esm', 'cjs'],
-    dts: true,
+    // Declarations: scripts/declarations.mjs, which the build script runs after tsup.
     clean: true,
     sourcemap: true,
     target: 'es2022',

@@ -10,7 +10,7 @@ export default defineConfig([
       'control-api': 'src/simulator/control-api.ts',
     },
     format: ['esm', 'cjs'],
-    dts: true,
+    // Declarations: scripts/declarations.mjs, which the build script runs after tsup.
     clean: true,
     sourcemap: true,
     target: 'es2022',

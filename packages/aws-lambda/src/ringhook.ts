@@ -7,11 +7,15 @@ import { type LambdaHttpEvent, toWebhookRequest } from './request.js'
  * (`APIGatewayProxyResult`, `APIGatewayProxyStructuredResultV2`, `ALBResult`).
  */
 export interface LambdaHttpResult {
+  /** The receiver's status. */
   statusCode: number
   /** Set unless the event came from an ALB in multi-value mode, which reads only `multiValueHeaders`. */
   headers?: Record<string, string>
+  /** Set when the event came from an ALB in multi-value mode. */
   multiValueHeaders?: Record<string, string[]>
+  /** The receiver's body: JSON text. */
   body: string
+  /** Always false: the body is text. */
   isBase64Encoded: false
 }
 

@@ -2,6 +2,7 @@ import { RinghookConfigError } from '@ringhook/core'
 
 /** The command `applyOnce` needs, in ioredis' shape: an ioredis `Redis` is one as it is. */
 export interface EvalClient {
+  /** Runs a Lua script with its keys, then its arguments. */
   eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>
 }
 

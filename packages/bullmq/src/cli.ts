@@ -6,11 +6,15 @@ import { getJob, JOB_STATES, type JobState, listJobs, replayFailed, replayJob, t
 
 /** Where the CLI writes, and the environment it reads (`REDIS_URL`); injectable for tests. */
 export interface JobsCliIo {
+  /** Where results go. */
   stdout: (text: string) => void
+  /** Where errors and the usage go. */
   stderr: (text: string) => void
+  /** The environment, for `REDIS_URL`. */
   env: Record<string, string | undefined>
 }
 
+/** The `ringhook-jobs` help text. */
 export const JOBS_USAGE = `Usage: ringhook-jobs <command> [options]
 
 Commands:

@@ -4,5 +4,6 @@
  * dedup claim, and the service retries the delivery.
  */
 export class EnqueueError extends Error {
+  /** Always `'EnqueueError'`. */
   override readonly name = 'EnqueueError'
 }

@@ -15,6 +15,7 @@ import { DEFAULT_JOB_POLICY, type JobPolicy, positive, queueName } from './optio
 import { type EventSelection, selector } from './selection.js'
 import { withTimeout } from './timeout.js'
 
+/** Where {@link createEventQueue} stores events, which events, and how their jobs are retried. */
 export interface EventQueueOptions {
   /**
    * An ioredis client, or options for one. Pass a client made with `maxRetriesPerRequest: 1`

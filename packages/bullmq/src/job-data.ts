@@ -9,7 +9,9 @@ import { z } from 'zod'
 export const jobDataSchema = z.object({
   /** Version of this shape, so a later release can read jobs an older one stored. */
   v: z.literal(1),
+  /** The event as parsed, extra fields included. */
   event: z.looseObject({ event: z.string().min(1) }),
+  /** The delivery's {@link DeliveryInfo}, with `receivedAt` as ISO 8601. */
   delivery: z.object({
     key: z.string().min(1),
     eventId: z.string().optional(),
@@ -19,6 +21,7 @@ export const jobDataSchema = z.object({
   }),
 })
 
+/** See {@link jobDataSchema}. */
 export type JobData = z.infer<typeof jobDataSchema>
 
 /** The stored form of an event and its delivery. */
@@ -36,9 +39,22 @@ export function toJobData(event: WebhookEvent | UnknownEvent, delivery: Delivery
   }
 }
 
+/** A job's data read back, or why it could not be. */
 export type DecodedJob =
-  | { ok: true; event: WebhookEvent | UnknownEvent; delivery: DeliveryInfo }
-  | { ok: false; message: string }
+  | {
+      /** Read and validated. */
+      ok: true
+      /** The event, validated again. */
+      event: WebhookEvent | UnknownEvent
+      /** The delivery as handlers know it. */
+      delivery: DeliveryInfo
+    }
+  | {
+      /** Not a ringhook job, or its event no longer matches its schema. */
+      ok: false
+      /** What is wrong with it. */
+      message: string
+    }
 
 /** Reads a job's data back: the delivery as handlers know it, the event validated again by core's schemas. */
 export function fromJobData(data: unknown): DecodedJob {

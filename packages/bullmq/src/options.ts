@@ -14,7 +14,9 @@ export interface JobPolicy {
   keepCompletedSeconds?: number
 }
 
+/** The queue name the event queue, the workers and the CLI share unless told otherwise. */
 export const DEFAULT_QUEUE_NAME = 'ringhook'
+/** 5 attempts, 1 s before the first retry, completed jobs kept an hour. */
 export const DEFAULT_JOB_POLICY = Object.freeze({ attempts: 5, backoffMs: 1_000, keepCompletedSeconds: 3_600 })
 
 export const positive = (where: string, name: string, value: number | undefined, fallback: number): number => {

@@ -4,22 +4,26 @@ import { fromJobData } from './job-data.js'
 
 /** States a job can be listed in. */
 export const JOB_STATES = ['failed', 'completed', 'active', 'waiting', 'delayed'] as const
+/** One of {@link JOB_STATES}. */
 export type JobState = (typeof JOB_STATES)[number]
 
 /** A stored job as the app sees it: the original event and delivery, and what happened to it. */
 export interface StoredJob {
+  /** The job id: `rh-` and a hash of the delivery's dedup key (see {@link jobIdFor}). */
   id: string
   /** The event name. */
   name: string
   /** The event as received, or undefined when the job's data is not a readable ringhook job. */
   event: WebhookEvent | UnknownEvent | undefined
+  /** The delivery it came in, or undefined when the job's data is not a readable ringhook job. */
   delivery: DeliveryInfo | undefined
   /** Runs that finished (failed or succeeded). */
   attemptsMade: number
   /** The last failure's message. */
   failedReason: string | undefined
-  /** When the job was stored, and when it finished (completed or failed for good). */
+  /** When the job was stored. */
   createdAt: Date
+  /** When it finished (completed or failed for good); undefined before. */
   finishedAt: Date | undefined
 }
 
@@ -43,8 +47,22 @@ export async function getJob(queue: Queue, id: string): Promise<StoredJob | unde
   return job ? toStoredJob(job) : undefined
 }
 
-/** Why a replay did not happen. */
-export type ReplayResult = { id: string; replayed: true } | { id: string; replayed: false; reason: string }
+/** Whether a job was replayed, and why not when it was not. */
+export type ReplayResult =
+  | {
+      /** The job. */
+      id: string
+      /** It runs again. */
+      replayed: true
+    }
+  | {
+      /** The job. */
+      id: string
+      /** Left as it was. */
+      replayed: false
+      /** Why: no such job, or it is not failed. */
+      reason: string
+    }
 
 /**
  * Runs a failed job again, with its original event and delivery and a fresh set of attempts.

@@ -9,9 +9,13 @@ import { type VibesApi, vibesApi } from './vibes.js'
 
 /** Everything an app does towards the service. */
 export interface RinghookClient {
+  /** `/apps/:app_id/installs`: an app's installations, and the key's own. */
   readonly installs: InstallsApi
+  /** `/apps/:app_id/users`: the app's users and their state. */
   readonly users: UsersApi
+  /** `/vibes`: patterns, and triggers in webhook, poll and await modes. */
   readonly vibes: VibesApi
+  /** `/events/:event_id/response`: the answer to a trigger, read once or polled for. */
   readonly events: EventsApi
 }
 

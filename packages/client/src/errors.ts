@@ -17,6 +17,7 @@ export type ClientErrorKind =
 
 /** Base class of every error the client throws (aborts rethrow the signal's own reason). */
 export abstract class RinghookClientError extends Error {
+  /** What went wrong, one value per class: switch on it instead of `instanceof`. */
   abstract readonly kind: ClientErrorKind
 }
 
@@ -24,16 +25,22 @@ export abstract class RinghookClientError extends Error {
 export interface InputIssue {
   /** Dotted path of the field, e.g. `sequence.0.delay_ms`; empty for the input as a whole. */
   field: string
+  /** What is wrong with it, e.g. `must be at most 15 characters`. */
   message: string
 }
 
 /** An input refused before any request was sent. */
 export class ValidationError extends RinghookClientError {
+  /** Always `'ValidationError'`. */
   override readonly name = 'ValidationError'
+  /** Always `'validation'`. */
   readonly kind = 'validation'
   /** The first offending field, e.g. `response_config.options.0.label`. */
   readonly field: string
-  constructor(readonly issues: readonly InputIssue[]) {
+  constructor(
+    /** Every problem found, the first of them in the message. */
+    readonly issues: readonly InputIssue[],
+  ) {
     const first = issues[0] ?? { field: '', message: 'is invalid' }
     super(
       `Invalid ${first.field || 'input'}: ${first.message}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`,
@@ -44,6 +51,7 @@ export class ValidationError extends RinghookClientError {
 
 /** Where a failed request went; never includes the API key. */
 export interface RequestInfo {
+  /** `GET`, `POST`... */
   method: string
   /**
    * The path as requested (the base URL's own path, prefix, endpoint and query), e.g.
@@ -64,13 +72,19 @@ export interface ApiErrorInit {
 
 /** The service answered with an error status. */
 export class RinghookApiError extends RinghookClientError {
+  /** Always `'RinghookApiError'`. */
   override readonly name: string = 'RinghookApiError'
+  /** `'http_error'` for a status no subclass covers; each subclass has its own. */
   readonly kind: ClientErrorKind = 'http_error'
+  /** The HTTP status the service answered. */
   readonly status: number
   /** The service's error code, or one derived from the status when it sent none. */
   readonly code: string
+  /** The service's request id (`x-request-id` or the body's), to quote when asking about this request. */
   readonly requestId: string | undefined
+  /** The request that failed. */
   readonly request: RequestInfo
+  /** The body as sent, parsed when it was JSON; undocumented by the service, so kept raw. */
   readonly body: unknown
   constructor(init: ApiErrorInit) {
     super(`${init.request.method} ${init.request.path} failed with ${init.status} ${init.code}: ${init.message}`)
@@ -84,36 +98,42 @@ export class RinghookApiError extends RinghookClientError {
 
 /** 400: a field the service refused, or `@me` with a key not linked to a user account. */
 export class BadRequestError extends RinghookApiError {
+  /** Always `'BadRequestError'`. */
   override readonly name = 'BadRequestError'
   override readonly kind = 'bad_request'
 }
 
 /** 401: the API key is missing, wrong or revoked. */
 export class UnauthorizedError extends RinghookApiError {
+  /** Always `'UnauthorizedError'`. */
   override readonly name = 'UnauthorizedError'
   override readonly kind = 'unauthorized'
 }
 
 /** 403: the user has not installed the app (or, for `@me`, not on the caller's ring). */
 export class ForbiddenError extends RinghookApiError {
+  /** Always `'ForbiddenError'`. */
   override readonly name: string = 'ForbiddenError'
   override readonly kind: ClientErrorKind = 'forbidden'
 }
 
 /** 403 with code `permission_disabled`: the user turned vibes off for this app. */
 export class PermissionDisabledError extends ForbiddenError {
+  /** Always `'PermissionDisabledError'`. */
   override readonly name = 'PermissionDisabledError'
   override readonly kind = 'permission_disabled'
 }
 
 /** 404: the app is unknown or not owned by this key, or the user or event is unknown. */
 export class NotFoundError extends RinghookApiError {
+  /** Always `'NotFoundError'`. */
   override readonly name = 'NotFoundError'
   override readonly kind = 'not_found'
 }
 
 /** 429 from the service, after the client's retries (if any) ran out. */
 export class TooManyRequestsError extends RinghookApiError {
+  /** Always `'TooManyRequestsError'`. */
   override readonly name = 'TooManyRequestsError'
   override readonly kind = 'too_many_requests'
   constructor(
@@ -127,16 +147,20 @@ export class TooManyRequestsError extends RinghookApiError {
 
 /** 5xx: the service failed. Never retried for triggers, which may already have vibed. */
 export class ServerError extends RinghookApiError {
+  /** Always `'ServerError'`. */
   override readonly name = 'ServerError'
   override readonly kind = 'server_error'
 }
 
 /** The request failed below HTTP: refused, reset, DNS, TLS. */
 export class NetworkError extends RinghookClientError {
+  /** Always `'NetworkError'`. */
   override readonly name: string = 'NetworkError'
+  /** `'network'`, or a subclass's own. */
   readonly kind: ClientErrorKind = 'network'
   constructor(
     message: string,
+    /** The request that failed. */
     readonly request: RequestInfo,
     /** True when the request provably never reached the service (refused, DNS), so resending is safe. */
     readonly notSent: boolean,
@@ -153,6 +177,7 @@ export class NetworkError extends RinghookClientError {
  * refused value, which may be the API key.
  */
 export class InvalidRequestError extends NetworkError {
+  /** Always `'InvalidRequestError'`. */
   override readonly name = 'InvalidRequestError'
   override readonly kind = 'invalid_request'
   constructor(
@@ -166,10 +191,12 @@ export class InvalidRequestError extends NetworkError {
 
 /** No answer within the client's own request timeout; the service may have acted on the request. */
 export class TimeoutError extends NetworkError {
+  /** Always `'TimeoutError'`. */
   override readonly name = 'TimeoutError'
   override readonly kind = 'timeout'
   constructor(
     request: RequestInfo,
+    /** The timeout that passed, milliseconds. */
     readonly timeoutMs: number,
   ) {
     super(`${request.method} ${request.path} got no answer within ${timeoutMs} ms`, request, false)
@@ -178,12 +205,17 @@ export class TimeoutError extends NetworkError {
 
 /** A 2xx answer that is not JSON, or not the shape the spec documents. */
 export class InvalidResponseError extends RinghookClientError {
+  /** Always `'InvalidResponseError'`. */
   override readonly name = 'InvalidResponseError'
+  /** Always `'invalid_response'`. */
   readonly kind = 'invalid_response'
   constructor(
     message: string,
+    /** The request whose answer it was. */
     readonly request: RequestInfo,
+    /** The 2xx status answered. */
     readonly status: number,
+    /** The service's request id, if it sent one. */
     readonly requestId: string | undefined,
     /** The first 500 characters of the body. */
     readonly bodySnippet: string,
@@ -195,7 +227,9 @@ export class InvalidResponseError extends RinghookClientError {
 
 /** The client-side limiter (mode `fail`) refused a request that would exceed a limit. */
 export class RateLimitedError extends RinghookClientError {
+  /** Always `'RateLimitedError'`. */
   override readonly name = 'RateLimitedError'
+  /** Always `'rate_limited'`. */
   readonly kind = 'rate_limited'
   constructor(
     /** Which limit: the API key's requests, or one user's vibes. */

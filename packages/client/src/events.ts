@@ -19,6 +19,7 @@ export interface WaitOptions extends ResponseOptions {
   timeoutMs?: number
 }
 
+/** The answers to triggers that asked the user something. */
 export interface EventsApi {
   /** GET /events/:event_id/response: the response to a trigger, `pending` or `responded`. */
   response(eventId: string, options?: ResponseOptions): Promise<EventResponseRecord & LinkedResult>

@@ -1,3 +1,10 @@
+/**
+ * The typed client for the service's `/v1` API: inputs checked before sending, answers parsed against
+ * the documented shapes, every failure a typed error.
+ *
+ * @packageDocumentation
+ * @document ../README.md
+ */
 export { after, vibe } from '@ringhook/core'
 export type {
   AwaitedResponse,

@@ -3,8 +3,10 @@ import type * as z from 'zod/mini'
 import type { CallOptions, ClientContext } from './context.js'
 import { requireId, segment } from './validate.js'
 
+/** The answer of `GET /apps/:app_id/installs`: `{ installs }`. */
 export type InstallList = z.output<typeof installListSchema>
 
+/** An app's installations, as the service lists them. */
 export interface InstallsApi {
   /** GET /apps/:app_id/installs: every installation of an app the key owns. */
   list(appId: string, options?: CallOptions): Promise<InstallList>

@@ -5,10 +5,16 @@ import { RateLimitedError } from './errors.js'
 
 /** At most `limit` events in any `windowMs`. */
 export interface WindowLimit {
+  /** How many. */
   limit: number
+  /** The window's length, milliseconds. */
   windowMs: number
 }
 
+/**
+ * The client-side limiter (the `rateLimit` option), which keeps requests under the service's limits
+ * before they leave.
+ */
 export interface RateLimitOptions {
   /** `wait` (default) delays a call until a slot frees; `fail` throws {@link RateLimitedError} at once. */
   mode?: 'wait' | 'fail'

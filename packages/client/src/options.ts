@@ -5,6 +5,7 @@ import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './li
 import { refusalOf, requestHeaders } from './refusal.js'
 import { type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js'
 
+/** How {@link createClient} reaches the service, and how it retries, limits and logs. */
 export interface ClientOptions {
   /** The API key, sent as `Authorization: Bearer`; never logged. */
   apiKey: string

@@ -1,5 +1,9 @@
 import { InvalidRequestError, NetworkError, TooManyRequestsError } from './errors.js'
 
+/**
+ * How failed requests are sent again (the `retry` option; `false` turns it off): after a 429, and after
+ * a network failure (for a trigger, only one after which no vibe can have been sent).
+ */
 export interface RetryOptions {
   /** Attempts in all, the first included. Default 3; 1 turns retries off. */
   maxAttempts?: number

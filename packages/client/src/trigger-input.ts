@@ -7,11 +7,15 @@ type VibeFields = 'sequence' | 'message' | 'show_ring_ui_notif'
 
 /** Anything with the vibe builder's `toJSON()`, such as `vibe('tap').notify('Hi')`. */
 export interface VibeLike {
+  /** The vibe as the body's `sequence`, `message` and `show_ring_ui_notif`. */
   toJSON(): VibePayload
 }
 
 /** A trigger whose vibe comes from the builder: `{ app_id, user_app_id, vibe: vibe('tap', 'pulse') }`. */
-export type TriggerWithVibe = Omit<TriggerRequest, VibeFields> & { vibe: VibeLike | VibePayload }
+export type TriggerWithVibe = Omit<TriggerRequest, VibeFields> & {
+  /** The vibe, from the builder or as its JSON. */
+  vibe: VibeLike | VibePayload
+}
 
 /** What `vibes.trigger` takes: the body of POST /vibes/trigger, with the vibe inline or from the builder. */
 export type TriggerInput = TriggerRequest | TriggerWithVibe

@@ -9,6 +9,7 @@ import type * as z from 'zod/mini'
 import type { CallOptions, ClientContext } from './context.js'
 import { parseInput, requireId, segment } from './validate.js'
 
+/** The answer of `GET /apps/:app_id/users`: `{ users }`. */
 export type UserList = z.output<typeof userListSchema>
 
 export interface UserListOptions extends CallOptions {
@@ -16,6 +17,7 @@ export interface UserListOptions extends CallOptions {
   state?: UserStateFilter
 }
 
+/** The app's users: the installs the service knows, with their state and permissions. */
 export interface UsersApi {
   /** GET /apps/:app_id/users: the app's users and their states. */
   list(appId: string, options?: UserListOptions): Promise<UserList>

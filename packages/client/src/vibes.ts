@@ -13,15 +13,22 @@ import type { LinkedResult } from './dedup-link.js'
 import { prepareTrigger, type TriggerInput } from './trigger-input.js'
 
 /** An await-mode trigger: the answer carries the user's `response`. */
-export type AwaitTriggerInput = TriggerInput & { response_mode: 'await' }
+export type AwaitTriggerInput = TriggerInput & {
+  /** The mode. */
+  response_mode: 'await'
+}
 /** A webhook- (default) or poll-mode trigger: the answer carries `delivery` or `delivery_status`. */
-export type QueuedTriggerInput = TriggerInput & { response_mode?: 'webhook' | 'poll' | undefined }
+export type QueuedTriggerInput = TriggerInput & {
+  /** The mode; `webhook` when omitted. */
+  response_mode?: 'webhook' | 'poll' | undefined
+}
 
 export interface TriggerOptions extends CallOptions {
   /** Overrides the client's `allowTruncation` for this call. */
   allowTruncation?: boolean
 }
 
+/** Vibes: the patterns the service knows, and triggers. */
 export interface VibesApi {
   /** GET /vibes/patterns: the patterns and timing limits. */
   patterns(options?: CallOptions): Promise<VibePatterns>
@@ -34,7 +41,9 @@ export interface VibesApi {
    * if (result.response.status === 'responded') console.log(result.response.value)
    */
   trigger(input: AwaitTriggerInput, options?: TriggerOptions): Promise<AwaitTriggerResult & LinkedResult>
+  /** A webhook- or poll-mode trigger: the answer says how the vibe was delivered, or that it is queued. */
   trigger(input: QueuedTriggerInput, options?: TriggerOptions): Promise<QueuedTriggerResult>
+  /** A trigger whose mode is known only at run time: the answer is either kind. */
   trigger(input: TriggerInput, options?: TriggerOptions): Promise<TriggerResult & LinkedResult>
 }
 

@@ -1,6 +1,8 @@
 /**
- * `@ringhook/core/adapter`: what an adapter translates between, its framework's request and
- * response and the receiver's. Apps do not need it.
+ * What an adapter translates between: its framework's request and response and the receiver's.
+ * Apps do not need it.
+ *
+ * @packageDocumentation
  */
 export type { Awaitable } from './awaitable.js'
 /** The HMAC engine this runtime uses (node:crypto or Web Crypto): for runtime diagnostics and tests. */

@@ -1,7 +1,9 @@
 /**
- * `@ringhook/core/api`: the wire formats as zod schemas, with the types inferred from them and the
- * service's limits: webhook payloads, gesture replies and the /v1 API. For the API client, the
- * simulator and anything else that speaks to (or as) the service.
+ * The wire formats as zod schemas, with the types inferred from them and the service's limits:
+ * webhook payloads, gesture replies and the /v1 API. For the API client, the simulator and anything
+ * else that speaks to (or as) the service.
+ *
+ * @packageDocumentation
  */
 export { ACK_BODY } from './ack.js'
 export { describeIssues } from './issues.js'

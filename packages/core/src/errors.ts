@@ -26,6 +26,7 @@ export const ERRORS = {
   shutting_down: { status: 503, message: 'This receiver is shutting down; retry later.' },
 } as const satisfies Record<string, { status: number; message: string }>
 
+/** The stable code of a refusal or failure: a key of {@link ERRORS}. */
 export type ErrorCode = keyof typeof ERRORS
 
 /** Where in the pipeline an error reported to `onError` happened. */
@@ -33,10 +34,13 @@ export type ErrorPhase = 'handler' | 'reply' | 'after_reply' | 'store' | 'error_
 
 /** An error raised inside the receiver, reported to `onError` and the logger. */
 export class RinghookError extends Error {
+  /** Always `'RinghookError'`. */
   override readonly name = 'RinghookError'
   constructor(
+    /** What went wrong, as in {@link ERRORS}. */
     readonly code: ErrorCode,
     message: string,
+    /** Where it happened. */
     readonly phase: ErrorPhase,
     options?: { cause?: unknown },
   ) {
@@ -46,5 +50,6 @@ export class RinghookError extends Error {
 
 /** Thrown by `createReceiver` and friends on a configuration that cannot work. */
 export class RinghookConfigError extends Error {
+  /** Always `'RinghookConfigError'`. */
   override readonly name = 'RinghookConfigError'
 }

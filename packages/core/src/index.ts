@@ -2,6 +2,9 @@
  * What an app uses: the receiver, its handlers and their types, vibes, events, errors, stores and
  * loggers. Adapters import `@ringhook/core/adapter`; the API client and the simulator import
  * `@ringhook/core/api`.
+ *
+ * @packageDocumentation
+ * @document ../README.md
  */
 export type { Awaitable } from './awaitable.js'
 export { type DedupKeyFn, dedupKeyFor, defaultDedupKey, MAX_DEDUP_KEY_LENGTH } from './dedup/key.js'

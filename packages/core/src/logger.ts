@@ -3,10 +3,15 @@ export type LogFn = (fields: Record<string, unknown>, message?: string) => void
 
 /** The subset of pino's API ringhook uses; pino, bunyan-style and console wrappers all fit. */
 export interface Logger {
+  /** Detail for debugging. */
   debug: LogFn
+  /** The normal course of things, e.g. a duplicate answered from the store. */
   info: LogFn
+  /** Something refused or amiss, e.g. a forged or stale request, a risky setting. */
   warn: LogFn
+  /** Something failed, e.g. a handler threw or the store did not answer. */
   error: LogFn
+  /** A logger that adds `bindings` to every line. */
   child(bindings: Record<string, unknown>): Logger
 }
 

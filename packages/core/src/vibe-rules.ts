@@ -12,7 +12,9 @@ export type VibeRule = 'steps' | 'pattern' | 'delay' | 'message_length' | 'messa
 
 /** One broken rule, explained in the words of the trigger rules rather than schema paths. */
 export interface VibeIssue {
+  /** Which rule. */
   rule: VibeRule
+  /** What is wrong, e.g. `a vibe has 1 to 3 steps (sequence), this one has 4`. */
   message: string
 }
 
@@ -76,10 +78,14 @@ export function explainVibeIssues(issues: readonly z.core.$ZodIssue[], vibe: unk
 
 /** Thrown by {@link vibe} and its methods when the vibe being built breaks a trigger rule. */
 export class VibeRuleError extends Error {
+  /** Always `'VibeRuleError'`. */
   override readonly name = 'VibeRuleError'
   /** The first rule broken; {@link VibeRuleError.issues} lists them all. */
   readonly rule: VibeRule
-  constructor(readonly issues: readonly [VibeIssue, ...VibeIssue[]]) {
+  constructor(
+    /** Every rule broken, in order. */
+    readonly issues: readonly [VibeIssue, ...VibeIssue[]],
+  ) {
     super(`Invalid vibe: ${issues.map((issue) => issue.message).join('; ')}.`)
     this.rule = issues[0].rule
   }

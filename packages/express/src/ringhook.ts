@@ -3,7 +3,12 @@ import type { Receiver } from '@ringhook/core'
 import { fromNodeRequest, writeResponse } from '@ringhook/node'
 
 /** The request as ringhook reads it; Express's `Request` fits (and Express 4's). */
-export type ExpressRequest = IncomingMessage & { body?: unknown; rawBody?: unknown }
+export type ExpressRequest = IncomingMessage & {
+  /** What a body parser left: bytes from `express.raw()` are used as the body; anything else is not. */
+  body?: unknown
+  /** The raw bytes a parser's `verify` hook kept, used as the body. */
+  rawBody?: unknown
+}
 
 /** Express's `next`, called with an error if writing the response fails. */
 export type NextFunction = (error?: unknown) => void

@@ -3,6 +3,7 @@ import type { WebhookRequest } from '@ringhook/core/adapter'
 import { fromNodeRequest } from '@ringhook/node'
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 
+/** Where the plugin's route is. */
 export interface RinghookPluginOptions {
   /** The route webhooks are posted to, under the prefix the plugin is registered with. Default `/webhooks`. */
   path?: string

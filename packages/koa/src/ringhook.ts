@@ -3,6 +3,7 @@ import type { WebhookRequest } from '@ringhook/core/adapter'
 import { StreamBody } from '@ringhook/node'
 import type { Context, Middleware, Next } from 'koa'
 
+/** Which path the middleware answers. */
 export interface RinghookMiddlewareOptions {
   /** The path webhooks are posted to; requests to other paths go on to `next`. Default `/webhooks`. */
   path?: string

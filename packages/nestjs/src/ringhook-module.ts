@@ -9,14 +9,17 @@ export const RINGHOOK_RECEIVER = Symbol.for('@ringhook/nestjs:receiver')
 
 const ROUTE = Symbol.for('@ringhook/nestjs:route')
 
+/** Where the module's route is. */
 export interface RinghookRouteOptions {
   /** The path webhooks are posted to, from the server's root (no global prefix). Default `/webhooks`. */
   path?: string
 }
 
+/** How {@link RinghookModule.forRootAsync} builds the receiver, and where its route is. */
 export interface RinghookModuleAsyncOptions extends RinghookRouteOptions, Pick<ModuleMetadata, 'imports'> {
   /** Creates the receiver, with the providers named in `inject` (a config service, say). */
   useFactory: (...deps: never[]) => Receiver | Promise<Receiver>
+  /** The providers `useFactory` is called with, in order: tokens or classes. */
   inject?: Array<string | symbol | (abstract new (...args: never[]) => unknown)>
 }
 

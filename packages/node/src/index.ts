@@ -1,3 +1,10 @@
+/**
+ * Mounts a `@ringhook/core` receiver on `node:http` or in any Connect-style stack, and stops a server
+ * gracefully on SIGTERM.
+ *
+ * @packageDocumentation
+ * @document ../README.md
+ */
 export { fromNodeRequest, type NodeReadable, type NodeStyleRequest, StreamBody } from './node-request.js'
 export {
   type NextFunction,

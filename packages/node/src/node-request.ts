@@ -8,7 +8,9 @@ import {
 
 /** What ringhook reads from a Node-style request (node:http, Connect, Express). Duck-typed: no Node types. */
 export interface NodeStyleRequest extends NodeReadable {
+  /** The HTTP method. */
   method?: string | undefined
+  /** The headers, as Node keeps them. */
   headers: HeaderInput
   /** True once the stream was read to its end, by a body parser for instance. */
   readableEnded?: boolean
@@ -55,8 +57,11 @@ function keptRawBody({ rawBody, body }: NodeStyleRequest): Uint8Array | string |
 
 /** A Node readable stream (IncomingMessage), duck-typed. */
 export interface NodeReadable {
+  /** Listens for `data`, `end`, `error` and `close`. */
   on(event: string, listener: (chunk: Uint8Array) => void): unknown
+  /** Stops listening, once the body is read or refused. */
   removeListener(event: string, listener: (chunk: Uint8Array) => void): unknown
+  /** Stops the flow of a body that is refused part-way. */
   pause(): unknown
 }
 

@@ -3,6 +3,7 @@ import type { Receiver } from '@ringhook/core'
 import { errorResponse, type WebhookResponse } from '@ringhook/core/adapter'
 import { fromNodeRequest } from './node-request.js'
 
+/** Which path the middleware answers. */
 export interface NodeMiddlewareOptions {
   /** The path webhooks are posted to; other paths go to `next`. Default `/webhooks`. */
   path?: string

@@ -8,8 +8,11 @@ const KEEP_ALIVE_SLACK_MS = 1000
 
 /** A node:http server, or anything closable like one (an HTTP/2 server has no connection methods). */
 export interface ClosableServer {
+  /** Stops accepting connections; calls back once every connection has closed. */
   close(callback?: (error?: Error) => void): unknown
+  /** Node's `server.closeIdleConnections()`; absent on an HTTP/2 server. */
   closeIdleConnections?(): void
+  /** Closes every connection, busy or not: the last resort once the wait is over. */
   closeAllConnections?(): void
   /** How long Node keeps an idle connection open; the client was told (`Keep-Alive: timeout=5`). */
   keepAliveTimeout?: number

@@ -5,19 +5,25 @@ import type { RedisScript } from './scripts.js'
  * as it is. For node-redis, wrap the client with {@link fromNodeRedis}.
  */
 export interface RedisScriptClient {
+  /** Runs a script Redis already has, by its SHA-1: the usual path. */
   evalsha(sha1: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>
+  /** Runs a script by its text, when Redis does not have it yet (`NOSCRIPT`). */
   eval(script: string, numKeys: number, ...keysAndArgs: string[]): Promise<unknown>
 }
 
 /** Keys and arguments in node-redis' shape (v4 and later). */
 export interface NodeRedisEvalOptions {
+  /** The script's `KEYS`. */
   keys: string[]
+  /** The script's `ARGV`. */
   arguments: string[]
 }
 
 /** The part of a node-redis client (`createClient()`, v4 and later) that the store uses. */
 export interface NodeRedisScriptClient {
+  /** Runs a script Redis already has, by its SHA-1. */
   evalSha(sha1: string, options: NodeRedisEvalOptions): Promise<unknown>
+  /** Runs a script by its text. */
   eval(script: string, options: NodeRedisEvalOptions): Promise<unknown>
 }
 

@@ -6,9 +6,11 @@ export type RedisStoreOperation = 'claim' | 'complete' | 'release'
  * The receiver reports it as `store_unavailable` and, by default, answers 503 so the service retries.
  */
 export class RedisStoreError extends Error {
+  /** Always `'RedisStoreError'`. */
   override readonly name = 'RedisStoreError'
 
   constructor(
+    /** Which operation failed. */
     readonly operation: RedisStoreOperation,
     message: string,
     options?: { cause?: unknown },

@@ -1,3 +1,9 @@
+/**
+ * A dedup store on Redis, for receivers that run as several instances behind a load balancer.
+ *
+ * @packageDocumentation
+ * @document ../README.md
+ */
 export {
   fromNodeRedis,
   type NodeRedisEvalOptions,

@@ -5,6 +5,7 @@ import { RedisStoreError } from './errors.js'
 import { CLAIM, COMPLETE, HOLD, RELEASE, type RedisScript } from './scripts.js'
 import { withTimeout } from './timeout.js'
 
+/** Which Redis the store uses, under which prefix, and how long it waits. */
 export interface RedisStoreOptions {
   /** An ioredis `Redis` or `Cluster`, or a node-redis client wrapped with `fromNodeRedis`. */
   client: RedisScriptClient
@@ -17,7 +18,9 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number
 }
 
+/** What the store puts before every delivery key unless told otherwise. */
 export const DEFAULT_PREFIX = 'ringhook:dedup:'
+/** The store's default wait for one Redis command: one second. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 1_000
 
 /** The Redis store: every operation is a round trip, so each answers with a promise. */

@@ -7,6 +7,7 @@ import { UI_DIR } from './ui-dir.js'
 /** Where the page lives: `/ui/` always, `/` too unless `root: false`. Vite builds with this base. */
 export const UI_BASE_PATH = '/ui/'
 
+/** Where the built page is, and whether it is served at `/` too. */
 export interface UiHandlerOptions {
   /** Directory of the built page. Default `UI_DIR`. */
   dir?: string

@@ -11,6 +11,7 @@ type Known<T> = { [K in keyof T as string extends K ? never : number extends K ?
 
 /** Fields of one event that a test may override; `data` is merged with the defaults. */
 export type EventOverrides<N extends EventName> = Partial<Omit<Known<EventOf<N>>, 'event' | 'data'>> & {
+  /** Fields of `data` to set; the rest keep their defaults (a fresh `event_id` and `yes` for a response). */
   data?: Partial<Known<EventOf<N>['data']>>
 }
 
@@ -49,12 +50,19 @@ export function createEvent<N extends EventName>(name: N, overrides: EventOverri
  * events.appInstalled({ external_user_id: 'crm-42' })
  */
 export const events = {
+  /** A `gesture` event; `tap` unless `gesture_type` says otherwise. */
   gesture: (overrides?: EventOverrides<'gesture'>) => createEvent('gesture', overrides),
+  /** An `app.installed` event. */
   appInstalled: (overrides?: EventOverrides<'app.installed'>) => createEvent('app.installed', overrides),
+  /** An `app.activated` event. */
   appActivated: (overrides?: EventOverrides<'app.activated'>) => createEvent('app.activated', overrides),
+  /** A `control.passive` event. */
   controlPassive: (overrides?: EventOverrides<'control.passive'>) => createEvent('control.passive', overrides),
+  /** An `app.deactivated` event. */
   appDeactivated: (overrides?: EventOverrides<'app.deactivated'>) => createEvent('app.deactivated', overrides),
+  /** An `app.uninstalled` event. */
   appUninstalled: (overrides?: EventOverrides<'app.uninstalled'>) => createEvent('app.uninstalled', overrides),
+  /** A `notification.responded` event: a fresh `data.event_id`, response `yes` unless overridden. */
   notificationResponded: (overrides?: EventOverrides<'notification.responded'>) =>
     createEvent('notification.responded', overrides),
 } as const

@@ -1,6 +1,10 @@
-// `@ringhook/testing`: helpers for an app's own tests. The simulator is `@ringhook/testing/simulator`
-// and the CLI is the `ringhook` bin; neither is reachable from here (test/entry-graph.test.ts).
-
+/**
+ * Helpers for an app's own tests. The simulator is `@ringhook/testing/simulator`
+ * and the CLI is the `ringhook` bin; neither is reachable from here (test/entry-graph.test.ts).
+ *
+ * @packageDocumentation
+ * @document ../README.md
+ */
 export { type AnswerExplanation, explainAnswer } from './explain.js'
 export {
   createEvent,

@@ -3,12 +3,24 @@ import { describeIssues, gestureReplySchema } from '@ringhook/core/api'
 
 /** What a receiver's answer to a gesture means for the ring. */
 export type GestureReplyCheck =
-  /** No vibe: an empty or non-JSON body, or JSON without `vibe`. The gesture was simply acknowledged. */
-  | { kind: 'none' }
-  /** A reply whose vibe follows the trigger rules; the ring plays it. */
-  | { kind: 'vibe'; reply: GestureReply; vibe: VibePayload }
-  /** A reply that breaks the trigger rules; `rule` names each broken rule. */
-  | { kind: 'invalid'; rule: string }
+  | {
+      /** No vibe: an empty or non-JSON body, or JSON without `vibe`. The gesture was simply acknowledged. */
+      kind: 'none'
+    }
+  | {
+      /** A reply whose vibe follows the trigger rules; the ring plays it. */
+      kind: 'vibe'
+      /** The reply, parsed. */
+      reply: GestureReply
+      /** The vibe the ring plays. */
+      vibe: VibePayload
+    }
+  | {
+      /** A reply that breaks the trigger rules. */
+      kind: 'invalid'
+      /** Every broken rule in one line, `path: message; path: message`. */
+      rule: string
+    }
 
 /** Lists a zod error's issues as `path: message`, one per rule broken (the core's wording, re-exported). */
 export { describeIssues }

@@ -2,6 +2,7 @@ import { type AnswerExplanation, explainAnswer } from './explain.js'
 import { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
 import { signWebhook } from './sign.js'
 
+/** How {@link sendWebhook} signs and sends. */
 export interface SendWebhookOptions {
   /** The app's webhook secret. */
   secret: string
@@ -13,7 +14,9 @@ export interface SendWebhookOptions {
   headers?: Record<string, string>
 }
 
+/** The receiver's answer, and what the service would make of it. */
 export interface SendWebhookResult {
+  /** The HTTP status. */
   status: number
   /** Whether the status is 2xx: what the service counts as acknowledged. */
   ok: boolean

@@ -1,5 +1,6 @@
 import { signWebhook as signBody } from '@ringhook/core'
 
+/** What {@link signWebhook} signs, with which secret, at what time. */
 export interface SignWebhookOptions {
   /** The app's webhook secret. */
   secret: string
@@ -9,6 +10,7 @@ export interface SignWebhookOptions {
   timestamp?: number | Date
 }
 
+/** A signed webhook, ready to send. */
 export interface SignedWebhook {
   /** The exact body that was signed: send these bytes, unchanged. */
   body: string

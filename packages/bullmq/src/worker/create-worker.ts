@@ -9,6 +9,7 @@ import { RunningJobs } from './running.js'
 import { Tracked } from './tracked.js'
 import type { AnyJobHandler, JobErrorHandler, JobHandler, JobInfo } from './types.js'
 
+/** Where a worker takes jobs from, how many at once, and how it logs. */
 export interface WorkerOptions {
   /** An ioredis client (read for its settings; the worker makes its own connections) or options. */
   connection: Connection

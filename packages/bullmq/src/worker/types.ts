@@ -32,6 +32,7 @@ export interface JobContext extends HandlerContext {
    * did not finish in time, or when BullMQ cancels the job.
    */
   signal: AbortSignal
+  /** The job: its id, queue, attempt and idempotency key. */
   job: JobInfo
 }
 

@@ -8,6 +8,7 @@ import { constantTimeEqual } from './bytes.js'
  * and Web Crypto everywhere else (Workers, browsers, Deno without Node compat).
  */
 export interface HmacEngine {
+  /** Which engine: `node` (node:crypto) or `webcrypto`. */
   readonly name: 'node' | 'webcrypto'
   /** Digest of `${timestamp}.${body}` keyed with `secret`. */
   digest(secret: string, timestamp: string, body: Uint8Array): Promise<Uint8Array>

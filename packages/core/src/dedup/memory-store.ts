@@ -3,6 +3,7 @@ import { characterBytes, ENTRY_BYTES, REPLY_RESERVE_BYTES, replyBytes } from './
 import { SharedReplies } from './shared-replies.js'
 import type { ClaimResult, DedupStore, StoredReply } from './store.js'
 
+/** How much memory the in-process store may use, and its clock. */
 export interface MemoryStoreOptions {
   /**
    * Memory budget of the store, in bytes of heap. Deliveries are remembered until their ttl has
@@ -15,6 +16,7 @@ export interface MemoryStoreOptions {
   now?: () => number
 }
 
+/** The memory store's default budget: 40 MiB. */
 export const DEFAULT_MEMORY_STORE_BYTES = 40 * 1024 * 1024
 
 /** The smallest budget: room for a few deliveries with the longest keys and replies. */

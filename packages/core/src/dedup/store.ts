@@ -2,23 +2,37 @@ import type { Awaitable } from '../awaitable.js'
 
 /** The answer given to the original delivery, replayed to its duplicates. */
 export interface StoredReply {
+  /** The HTTP status. */
   status: number
+  /** The body, as sent. */
   body: string
 }
 
 /** Outcome of claiming a delivery key. */
 export type ClaimResult =
-  /** This caller owns the delivery; it must later `complete` or `release` with the token. */
-  | { state: 'claimed'; token: string }
-  /** Another caller is processing it right now. */
-  | { state: 'in_flight' }
-  /** It was processed; `reply` is what the original got. */
-  | { state: 'completed'; reply: StoredReply }
-  /**
-   * The store has no room for another delivery without forgetting one that is still inside its
-   * ttl. Nothing was claimed: the receiver answers 503 `store_full` so that the service retries.
-   */
-  | { state: 'full' }
+  | {
+      /** This caller owns the delivery; it must later `complete` or `release` with the token. */
+      state: 'claimed'
+      /** Proves the claim is still this caller's when it completes or releases it. */
+      token: string
+    }
+  | {
+      /** Another caller is processing it right now. */
+      state: 'in_flight'
+    }
+  | {
+      /** It was processed; `reply` is what the original got. */
+      state: 'completed'
+      /** The answer the original delivery got, to replay. */
+      reply: StoredReply
+    }
+  | {
+      /**
+       * The store has no room for another delivery without forgetting one that is still inside its
+       * ttl. Nothing was claimed: the receiver answers 503 `store_full` so that the service retries.
+       */
+      state: 'full'
+    }
 
 /**
  * Where a receiver remembers deliveries. Implementations must make `claim` atomic: of any

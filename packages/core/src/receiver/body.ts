@@ -21,6 +21,7 @@ export type BodyInput =
  * `body_incomplete`. It must not throw.
  */
 export interface BodyReader {
+  /** Reads the whole body within `limit` bytes and `timeoutMs`, or says why it could not. */
   readBody(limit: number, timeoutMs: number): Awaitable<BodyResult>
 }
 
@@ -28,17 +29,31 @@ const isBodyReader = (body: object): body is BodyReader => typeof (body as BodyR
 
 /** A Fetch `Request` (or anything with its body methods): read whole when its declared length fits. */
 export interface FetchBody {
+  /** Its headers: `content-length` says whether the body may be read whole. */
   readonly headers: Headers
+  /** The body as a stream, read chunk by chunk with the limits when its length is unknown or too large. */
   readonly body: ReadableStream<Uint8Array> | null
+  /** The body at once, used when the declared length fits. */
   arrayBuffer(): Promise<ArrayBuffer>
 }
 
 const isFetchBody = (body: object): body is FetchBody =>
   typeof (body as FetchBody).arrayBuffer === 'function' && typeof (body as FetchBody).headers?.get === 'function'
 
+/** A body read whole, or the refusal it earned. */
 export type BodyResult =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; code: 'payload_too_large' | 'body_timeout' | 'body_incomplete' }
+  | {
+      /** Read whole. */
+      ok: true
+      /** The body, exactly as received. */
+      bytes: Uint8Array
+    }
+  | {
+      /** Not read: too large, too slow, or broken off. */
+      ok: false
+      /** The refusal, as in {@link "@ringhook/core"!ERRORS}. */
+      code: 'payload_too_large' | 'body_timeout' | 'body_incomplete'
+    }
 
 const EMPTY = new Uint8Array(0)
 

@@ -1,6 +1,8 @@
 /** A deadline being watched; pass it back to {@link Deadlines.clear} once the work is done. */
 export interface Deadline {
+  /** When it passes, milliseconds since the epoch. */
   readonly at: number
+  /** Called once it has passed. */
   readonly expire: () => void
 }
 
@@ -29,6 +31,7 @@ export class Deadlines {
     return deadline
   }
 
+  /** Stops watching a deadline; its `expire` is not called. */
   clear(deadline: Deadline): void {
     this.#pending.delete(deadline)
   }

@@ -16,6 +16,7 @@ export type SecretResolver = (hint: {
   appId: string | undefined
 }) => string | readonly string[] | Promise<string | readonly string[]>
 
+/** How {@link createReceiver} verifies, deduplicates, times and logs deliveries; only `secret` is required. */
 export interface ReceiverOptions {
   /** The webhook secret; several during a rotation; or a resolver per app. */
   secret: string | readonly string[] | SecretResolver
@@ -43,7 +44,18 @@ export interface ReceiverOptions {
    * minutes (15 min): longer than a delivery can arrive again, as a replay inside the tolerance
    * on either side or as one of the service's retries (1 s, 5 s, 30 s, each attempt up to 30 s).
    */
-  dedup?: { inFlightTtlMs?: number; completedTtlMs?: number; key?: DedupKeyFn }
+  dedup?: {
+    /**
+     * How long a claim holds while its handlers run. Default `deadlineMs` plus 5 s: longer than the
+     * receiver waits, and over before the service's last retry, so a delivery whose instance died
+     * mid-handler is handled by that retry.
+     */
+    inFlightTtlMs?: number
+    /** How long a handled delivery is remembered and its reply replayed. Default 15 min (above). */
+    completedTtlMs?: number
+    /** What identifies a delivery. Default {@link defaultDedupKey}. */
+    key?: DedupKeyFn
+  }
   /** When the store fails: `'retry'` (default) answers 503; `'process'` runs handlers undeduplicated. */
   onStoreError?: 'retry' | 'process'
   /** Reject bodies not sent as `application/json` with 415. Default true. */
@@ -60,28 +72,51 @@ export interface ReceiverOptions {
   /** Clock in milliseconds; injectable for tests. */
   now?: () => number
   /** Header names, if the service is deployed under another name. */
-  headers?: { signature?: string; timestamp?: string }
+  headers?: {
+    /** The signature header's name. Default `x-service-signature`. */
+    signature?: string
+    /** The timestamp header's name. Default `x-service-timestamp`. */
+    timestamp?: string
+  }
 }
 
+/** The options as the receiver runs with them: validated, defaults filled in (`receiver.options`). */
 export type ResolvedOptions = Readonly<{
+  /** The secrets, always as a resolver. */
   secret: SecretResolver
   /** The configured secrets when they are fixed (not a resolver): used without a call. */
   staticSecrets: readonly string[] | undefined
+  /** See {@link ReceiverOptions.toleranceSeconds}. */
   toleranceSeconds: number
+  /** See {@link ReceiverOptions.maxBodyBytes}. */
   maxBodyBytes: number
+  /** See {@link ReceiverOptions.bodyTimeoutMs}. */
   bodyTimeoutMs: number
+  /** See {@link ReceiverOptions.deadlineMs}. */
   deadlineMs: number
+  /** See {@link ReceiverOptions.onDeadline}. */
   onDeadline: 'acknowledge' | 'retry'
+  /** See {@link ReceiverOptions.store}. */
   store: DedupStore
+  /** See `dedup.inFlightTtlMs` of {@link ReceiverOptions.dedup}. */
   inFlightTtlMs: number
+  /** See `dedup.completedTtlMs` of {@link ReceiverOptions.dedup}. */
   completedTtlMs: number
+  /** See `dedup.key` of {@link ReceiverOptions.dedup}. */
   dedupKey: DedupKeyFn
+  /** See {@link ReceiverOptions.onStoreError}. */
   onStoreError: 'retry' | 'process'
+  /** See {@link ReceiverOptions.requireJsonContentType}. */
   requireJsonContentType: boolean
+  /** See {@link ReceiverOptions.logger}. */
   logger: Logger
+  /** See {@link ReceiverOptions.logLimit}; `false` became an unlimited one. */
   logLimit: LogLimit
+  /** See {@link ReceiverOptions.now}. */
   now: () => number
+  /** The signature header's name, in lower case. */
   signatureHeader: string
+  /** The timestamp header's name, in lower case. */
   timestampHeader: string
   /** Whether the resolver wants the app id, which costs an early parse. */
   resolvesPerApp: boolean

@@ -3,7 +3,9 @@ import type { BodyInput } from './body.js'
 
 /** What arrived, untouched: adapters build this from their framework's request. */
 export interface WebhookRequest {
+  /** The HTTP method, in any case. */
   method: string
+  /** The request's headers, in whatever shape the framework keeps them. */
   headers: HeaderInput
   /** The body exactly as received, or a stream of it that the receiver reads with its limits. */
   rawBody: BodyInput

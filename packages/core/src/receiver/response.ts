@@ -2,8 +2,11 @@ import { ERRORS, type ErrorCode } from '../errors.js'
 
 /** What an adapter receives from the core: write it back as is. */
 export interface WebhookResponse {
+  /** The HTTP status. */
   status: number
+  /** Header names in lower case, with their values. */
   headers: Record<string, string>
+  /** The body, JSON text. */
   body: string
 }
 

@@ -24,6 +24,7 @@ export interface HandlerContext {
   logger: Logger
   /** Aborts when the receiver's deadline passes and the answer goes out without this handler. */
   signal: AbortSignal
+  /** Which delivery this is: its dedup key, when it was signed and received, which secret matched. */
   delivery: DeliveryInfo
 }
 

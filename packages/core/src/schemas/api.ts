@@ -24,8 +24,14 @@ export const RATE_LIMITS = Object.freeze({
   vibesPerUser: { limit: 30, windowMs: 60_000 },
 })
 
+/**
+ * A user's state in an app: `active` (open, in the foreground), `passive` (in the background),
+ * `inactive` (disabled).
+ */
 export const userStateSchema = z.enum(['active', 'passive', 'inactive'], issueMessages)
+/** The `state` filter of the users list: a state, or `all`. */
 export const userStateFilterSchema = z.enum(['active', 'passive', 'inactive', 'all'], issueMessages)
+/** How a trigger's answer comes back: `webhook` (the default), `poll` or `await`. */
 export const responseModeSchema = z.enum(['webhook', 'poll', 'await'], issueMessages)
 
 // ---- Resources -------------------------------------------------------------------------------
@@ -38,25 +44,31 @@ const loose = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape
 /** A strict object (unknown fields refused), worded by `issueMessages`. */
 const strict = <T extends z.core.$ZodLooseShape>(shape: T) => z.strictObject(shape, m)
 
+/** One installation of an app, as `GET /apps/:app_id/installs` lists it. */
 export const installSchema = loose({
   user_app_id: z.string(m),
   is_active: z.boolean(m),
   installed_at: isoTimestamp,
 })
+/** The answer of `GET /apps/:app_id/installs`. */
 export const installListSchema = loose({ installs: z.array(installSchema, m) })
 /** The caller's own installation (`installs/@me`) also names the app. */
 export const ownInstallSchema = z.extend(installSchema, { app_id: z.string(m) })
 
+/** One user of an app and their state, as `GET /apps/:app_id/users` lists them. */
 export const userSchema = loose({
   user_app_id: z.string(m),
   state: userStateSchema,
   installed_at: isoTimestamp,
 })
+/** The answer of `GET /apps/:app_id/users`. */
 export const userListSchema = loose({ users: z.array(userSchema, m) })
 /** Other permission keys are not documented; they are kept. */
 export const permissionsSchema = loose({ vibes: z.boolean(m), gestures: z.boolean(m) })
+/** One user with the app and their permissions: `GET /apps/:app_id/users/:user_app_id`. */
 export const userDetailSchema = z.extend(userSchema, { app_id: z.string(m), permissions: permissionsSchema })
 
+/** The patterns a vibe may use and its timing limits: `GET /vibes/patterns`. */
 export const vibePatternsSchema = loose({
   patterns: z.array(z.string(m), m),
   max_sequence_length: z.int(m),
@@ -67,6 +79,7 @@ export const vibePatternsSchema = loose({
   }),
 })
 
+/** The answer to a trigger, polled for: `GET /events/:event_id/response`. */
 export const eventResponseRecordSchema = loose({
   event_id: z.string(m),
   status: z.enum(['pending', 'responded'], m),
@@ -76,6 +89,7 @@ export const eventResponseRecordSchema = loose({
 
 // ---- Trigger request -------------------------------------------------------------------------
 
+/** One choice of an emoji response config: the emoji, and a label of at most 15 characters. */
 export const emojiOptionSchema = strict({
   emoji: nonEmpty(),
   label: maxCharacters(TRIGGER_LIMITS.maxLabelLength),
@@ -159,6 +173,7 @@ export const serviceTriggerRequestSchema = loose({
 
 // ---- Trigger result --------------------------------------------------------------------------
 
+/** How a webhook- or poll-mode trigger reached the ring; the service documents no values beyond its examples. */
 export const deliverySchema = loose({
   method: z.string(m),
   status: z.string(m),
@@ -166,6 +181,7 @@ export const deliverySchema = loose({
   app_state: userStateSchema,
 })
 
+/** The answer an await-mode trigger waited for: `responded` with the value, `timeout`, or `not_enabled`. */
 export const awaitedResponseSchema = loose({
   status: z.enum(['responded', 'timeout', 'not_enabled'], m),
   value: z.nullable(notificationResponseSchema),
@@ -193,6 +209,7 @@ export const awaitTriggerResultSchema = loose({
   warnings,
 })
 
+/** The answer of `POST /vibes/trigger`, in any mode, discriminated on `response_mode`. */
 export const triggerResultSchema = z.discriminatedUnion(
   'response_mode',
   [queuedTriggerResultSchema, awaitTriggerResultSchema],
@@ -208,23 +225,43 @@ export const apiErrorBodySchema = loose({
 })
 
 // Response types name the documented fields only; the schemas keep any others at run time.
+/** See {@link userStateSchema}. */
 export type UserState = z.infer<typeof userStateSchema>
+/** See {@link userStateFilterSchema}. */
 export type UserStateFilter = z.infer<typeof userStateFilterSchema>
+/** See {@link responseModeSchema}. */
 export type ResponseMode = z.infer<typeof responseModeSchema>
+/** See {@link installSchema}. */
 export type Install = Closed<z.infer<typeof installSchema>>
+/** See {@link ownInstallSchema}. */
 export type OwnInstall = Closed<z.infer<typeof ownInstallSchema>>
+/** See {@link userSchema}. */
 export type User = Closed<z.infer<typeof userSchema>>
+/** See {@link userDetailSchema}. */
 export type UserDetail = Closed<z.infer<typeof userDetailSchema>>
+/** See {@link permissionsSchema}. */
 export type Permissions = Closed<z.infer<typeof permissionsSchema>>
+/** See {@link vibePatternsSchema}. */
 export type VibePatterns = Closed<z.infer<typeof vibePatternsSchema>>
+/** See {@link eventResponseRecordSchema}. */
 export type EventResponseRecord = Closed<z.infer<typeof eventResponseRecordSchema>>
+/** See {@link emojiOptionSchema}. */
 export type EmojiOption = z.infer<typeof emojiOptionSchema>
+/** See {@link responseConfigSchema}. */
 export type ResponseConfig = z.infer<typeof responseConfigSchema>
+/** A trigger as `@ringhook/client` takes it (optional fields may be left out): see {@link triggerRequestSchema}. */
 export type TriggerRequest = z.input<typeof triggerRequestSchema>
+/** See {@link serviceTriggerRequestSchema}. */
 export type ServiceTriggerRequest = Closed<z.infer<typeof serviceTriggerRequestSchema>>
+/** See {@link deliverySchema}. */
 export type Delivery = Closed<z.infer<typeof deliverySchema>>
+/** See {@link awaitedResponseSchema}. */
 export type AwaitedResponse = Closed<z.infer<typeof awaitedResponseSchema>>
+/** See {@link queuedTriggerResultSchema}. */
 export type QueuedTriggerResult = Closed<z.infer<typeof queuedTriggerResultSchema>>
+/** See {@link awaitTriggerResultSchema}. */
 export type AwaitTriggerResult = Closed<z.infer<typeof awaitTriggerResultSchema>>
+/** See {@link triggerResultSchema}. */
 export type TriggerResult = Closed<z.infer<typeof triggerResultSchema>>
+/** See {@link apiErrorBodySchema}. */
 export type ApiErrorBody = Closed<z.infer<typeof apiErrorBodySchema>>

@@ -17,7 +17,13 @@ export type Closed<T> = T extends string | number | boolean | bigint | symbol | 
 export type ExtraFields = { readonly [field: string]: unknown }
 
 /** An event whose fields beyond the spec are reachable, at the top level and in `data`. */
-export type WithExtras<E> = E extends { data: infer D } ? E & ExtraFields & { readonly data: D & ExtraFields } : never
+export type WithExtras<E> = E extends { data: infer D }
+  ? E &
+      ExtraFields & {
+        /** The event's `data`, with its fields beyond the spec reachable too. */
+        readonly data: D & ExtraFields
+      }
+  : never
 
 /**
  * The same event, typed so that fields the service sends beyond the spec can be read (as `unknown`).

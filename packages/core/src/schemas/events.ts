@@ -39,6 +39,7 @@ export const notificationResponseSchema = z.union(
 
 /** Gestures the kit knows of: the ones the simulator in `@ringhook/testing` performs by default. */
 export const KNOWN_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
+/** The gestures the kit knows of, for editors to suggest; see {@link GestureType}. */
 export type KnownGestureType = (typeof KNOWN_GESTURE_TYPES)[number]
 /**
  * A gesture's name. The service does not list its values (spec section 6, rule 7), so any string is
@@ -50,6 +51,7 @@ export type GestureType = KnownGestureType | (string & Record<never, never>)
 /** Any non-empty string, typed as a {@link GestureType}. */
 export const gestureTypeSchema: z.ZodMiniType<GestureType, string> = nonEmpty()
 
+/** `gesture`: the user performed a gesture on the ring while the app was active. */
 export const gestureEventSchema = z.looseObject(
   {
     event: z.literal('gesture', issueMessages),
@@ -64,12 +66,18 @@ export const gestureEventSchema = z.looseObject(
 const lifecycle = <const N extends string>(name: N) =>
   z.looseObject({ event: z.literal(name, issueMessages), ...envelope, data: emptyData }, issueMessages)
 
+/** `app.installed`: the user added the app. */
 export const appInstalledEventSchema = lifecycle('app.installed')
+/** `app.activated`: the app became active (a control app selected, a device's ring mode on). */
 export const appActivatedEventSchema = lifecycle('app.activated')
+/** `control.passive`: the ring went passive (screen locked, app backgrounded); gestures pause, vibes still work. */
 export const controlPassiveEventSchema = lifecycle('control.passive')
+/** `app.deactivated`: the app is no longer active. */
 export const appDeactivatedEventSchema = lifecycle('app.deactivated')
+/** `app.uninstalled`: the user removed the app. */
 export const appUninstalledEventSchema = lifecycle('app.uninstalled')
 
+/** `notification.responded`: the user answered a trigger that asked something; `data` says which and how. */
 export const notificationRespondedEventSchema = z.looseObject(
   {
     event: z.literal('notification.responded', issueMessages),
@@ -95,15 +103,29 @@ export const webhookEventSchema = z.discriminatedUnion(
 )
 
 /** An event this version does not know (slot events, future additions): only `event` is required. */
-export const unknownEventSchema = z.looseObject({ event: nonEmpty() }, issueMessages)
+export const unknownEventSchema = z.looseObject(
+  {
+    /** The event's name. */
+    event: nonEmpty(),
+  },
+  issueMessages,
+)
 
+/** See {@link notificationResponseSchema}. */
 export type NotificationResponse = z.infer<typeof notificationResponseSchema>
+/** See {@link gestureEventSchema}. */
 export type GestureEvent = Closed<z.infer<typeof gestureEventSchema>>
+/** See {@link appInstalledEventSchema}. */
 export type AppInstalledEvent = Closed<z.infer<typeof appInstalledEventSchema>>
+/** See {@link appActivatedEventSchema}. */
 export type AppActivatedEvent = Closed<z.infer<typeof appActivatedEventSchema>>
+/** See {@link controlPassiveEventSchema}. */
 export type ControlPassiveEvent = Closed<z.infer<typeof controlPassiveEventSchema>>
+/** See {@link appDeactivatedEventSchema}. */
 export type AppDeactivatedEvent = Closed<z.infer<typeof appDeactivatedEventSchema>>
+/** See {@link appUninstalledEventSchema}. */
 export type AppUninstalledEvent = Closed<z.infer<typeof appUninstalledEventSchema>>
+/** See {@link notificationRespondedEventSchema}. */
 export type NotificationRespondedEvent = Closed<z.infer<typeof notificationRespondedEventSchema>>
 /** Every documented event, discriminated on `event`; each names exactly the spec's fields. */
 export type WebhookEvent =
@@ -116,13 +138,14 @@ export type WebhookEvent =
   | NotificationRespondedEvent
 /** An event this version does not know: nothing but `event` is promised, so every other field is `unknown`. */
 export type UnknownEvent = z.infer<typeof unknownEventSchema>
+/** The name of a documented event, e.g. `gesture` or `app.installed`. */
 export type EventName = WebhookEvent['event']
 /** The event type for one name. */
 export type EventOf<N extends EventName> = Extract<WebhookEvent, { event: N }>
 
-/** Names of every documented event, in the service's lifecycle order where one applies. */
 const documented = webhookEventSchema.def.options
 const nameOf = (schema: (typeof documented)[number]) => schema.shape.event.def.values[0] as EventName
+/** Names of every documented event, in the service's lifecycle order where one applies. */
 export const EVENT_NAMES: readonly EventName[] = documented.map(nameOf)
 
 const schemaByName = new Map<string, z.ZodMiniType<WebhookEvent>>(

@@ -12,21 +12,26 @@ export const VIBE_LIMITS = Object.freeze({
   maxMessageLength: 80,
 })
 
+/** The patterns a step may play: `tap` or `pulse`. */
 export const vibePatternSchema = z.enum(VIBE_LIMITS.patterns, issueMessages)
 
 /** One step of a vibe. `delay_ms` is the pause before it; the service defaults it to 300. */
 export const vibeStepSchema = z.strictObject(
   {
+    /** `tap` or `pulse`. */
     type: vibePatternSchema,
+    /** The pause before this step, 150 to 2000 ms; the service's default is 300. */
     delay_ms: z.optional(z.int(issueMessages).check(z.gte(VIBE_LIMITS.minDelayMs), z.lte(VIBE_LIMITS.maxDelayMs))),
   },
   issueMessages,
 )
 
+/** The steps of a vibe: one to three. */
 export const vibeSequenceSchema = z
   .array(vibeStepSchema, issueMessages)
   .check(z.minLength(1), z.maxLength(VIBE_LIMITS.maxSteps))
 
+/** The text shown with a vibe: at most 80 characters. */
 export const vibeMessageSchema = maxCharacters(VIBE_LIMITS.maxMessageLength)
 
 /** Adds the rule shared by replies and triggers: a Ring UI notification needs a message. */
@@ -60,7 +65,11 @@ export const gestureReplySchema = z.strictObject(
   issueMessages,
 )
 
+/** See {@link vibePatternSchema}. */
 export type VibePattern = z.infer<typeof vibePatternSchema>
+/** See {@link vibeStepSchema}. */
 export type VibeStep = z.infer<typeof vibeStepSchema>
+/** A vibe's own fields, as a gesture reply or a trigger carries them: see {@link vibeSchema}. */
 export type VibePayload = z.infer<typeof vibeSchema>
+/** See {@link gestureReplySchema}. */
 export type GestureReply = z.infer<typeof gestureReplySchema>

@@ -1,6 +1,8 @@
 /** Header names the service signs with (matched case-insensitively). */
 export const SIGNATURE_HEADER = 'x-service-signature'
+/** The header carrying the signed timestamp, Unix seconds (matched case-insensitively). */
 export const TIMESTAMP_HEADER = 'x-service-timestamp'
+/** What the signature header's value starts with, before the hex digest. */
 export const SIGNATURE_PREFIX = 'sha256='
 
 /** Headers as adapters hand them over: a Fetch `Headers` or a Node-style record. */

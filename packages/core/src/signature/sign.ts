@@ -2,6 +2,7 @@ import { toBytes, toHex } from '../crypto/bytes.js'
 import { hmacEngine } from '../crypto/hmac.js'
 import { SIGNATURE_HEADER, SIGNATURE_PREFIX, TIMESTAMP_HEADER } from './headers.js'
 
+/** What {@link signWebhook} signs, with which secret, at what time. */
 export interface SignOptions {
   /** The app's webhook secret. */
   secret: string
@@ -11,6 +12,7 @@ export interface SignOptions {
   timestamp?: number
 }
 
+/** A signature and the headers that carry it. */
 export interface SignedHeaders {
   /** `sha256=` followed by lowercase hex. */
   signature: string

@@ -15,10 +15,26 @@ export type VerifyFailureReason =
   | 'no_secret'
   | 'signature_mismatch'
 
+/** What {@link verifyWebhook} found: a valid signature and its details, or why there is none. */
 export type VerifyResult =
-  | { ok: true; timestamp: number; secretIndex: number }
-  | { ok: false; reason: VerifyFailureReason; message: string }
+  | {
+      /** The signature matched, within the tolerance. */
+      ok: true
+      /** The signed timestamp, Unix seconds. */
+      timestamp: number
+      /** Which secret matched (0 is the first). */
+      secretIndex: number
+    }
+  | {
+      /** The request is not authentic, or cannot be shown to be. */
+      ok: false
+      /** Why, as a stable code. */
+      reason: VerifyFailureReason
+      /** Why, in words for the log; never for the sender. */
+      message: string
+    }
 
+/** What {@link verifyWebhook} checks, against which secrets and clock. */
 export interface VerifyOptions {
   /** The body exactly as received: bytes, or the untouched UTF-8 text. */
   rawBody: string | Uint8Array
@@ -36,6 +52,7 @@ export interface VerifyOptions {
   engine?: HmacEngine
 }
 
+/** The service's tolerance for the signed timestamp: 300 s either way. */
 export const DEFAULT_TOLERANCE_SECONDS = 300
 // `sha256=` and 64 hex digits; the digits themselves are checked as they are decoded.
 const SIGNATURE_LENGTH = SIGNATURE_PREFIX.length + 64

@@ -4,6 +4,7 @@ import { checkGestureReply } from '../reply-check.js'
 import { signWebhook } from '../sign.js'
 import { type NoAnswerReason, type ProbeResult, post } from './post.js'
 
+/** Where the receiver is, and what the doctor needs to sign probes it should accept. */
 export interface DoctorOptions {
   /** The webhook URL as configured on the service's apps page. */
   url: string
@@ -19,18 +20,22 @@ export interface DoctorOptions {
   toleranceSeconds?: number
 }
 
+/** How much a finding matters: fine, worth knowing, likely to cause trouble, or breaking deliveries. */
 export type FindingLevel = 'ok' | 'info' | 'warn' | 'fail'
 
 /** One thing the doctor found, in plain words. */
 export interface Finding {
   /** Stable identifier, for scripts and tests. */
   id: FindingId
+  /** How much it matters; any `fail` makes the report not `ok`. */
   level: FindingLevel
+  /** What was found, in one line. */
   title: string
   /** Why it matters and what to change. */
   detail?: string
 }
 
+/** Every finding the doctor can report; stable across releases. */
 export type FindingId =
   | 'reachable'
   | 'unreachable'
@@ -52,8 +57,11 @@ export type FindingId =
   | 'stale_accepted'
   | 'duplicate_handled'
 
+/** What the doctor found about one receiver. */
 export interface DoctorReport {
+  /** The URL probed. */
   url: string
+  /** Every finding, in the order the probes ran. */
   findings: Finding[]
   /** No finding at level `fail`. */
   ok: boolean

@@ -3,9 +3,11 @@ export type Clock = () => number
 
 /** A clock a test moves by hand, for rate-limit windows and timestamps. */
 export interface FakeClock {
+  /** The time now: pass this as the simulator's `clock`. */
   now: Clock
   /** Moves the clock forward. */
   advance(ms: number): void
+  /** Sets the clock to a time (milliseconds since the epoch, or a date). */
   set(ms: number | Date): void
 }
 

@@ -7,6 +7,7 @@ import type { SeedOptions } from './seed.js'
 /** Gesture types every simulator accepts; the service does not list its own (spec section 6, rule 7). */
 export const DEFAULT_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
 
+/** How {@link createSimulator} starts: where it listens, how fast time runs, what it starts with. */
 export interface SimulatorOptions {
   /** Port to listen on; default 0 (any free port). */
   port?: number
@@ -30,7 +31,17 @@ export interface SimulatorOptions {
   /** How many log entries, deliveries and vibes are kept. Default 5000. */
   logLimit?: number
   /** Overrides of the spec's rate limits (100 requests per 60 s per key, 30 vibes per minute per user). */
-  rateLimits?: Partial<Record<'requestsPerKey' | 'vibesPerUser', { limit: number; windowMs: number }>>
+  rateLimits?: Partial<
+    Record<
+      'requestsPerKey' | 'vibesPerUser',
+      {
+        /** Requests (or vibes) allowed in one window. */
+        limit: number
+        /** The window's length. */
+        windowMs: number
+      }
+    >
+  >
   /** Seeds demo data: one key linked to a user, a control app owned by it, users in every state. */
   seed?: boolean | SeedOptions
   /**

@@ -1,8 +1,12 @@
-// The objects and log entries of the control API (CONTROL-API.md): what `/_sim/` answers and
-// `/_sim/events` streams. Types only, defined once in the simulator's own modules; a client of the
-// control API (the page of @ringhook/simulator-ui) takes them with `import type` and never loads
-// the simulator. Published as `@ringhook/testing/control-api`.
-
+/**
+ * The objects and log entries of the control API (CONTROL-API.md): what `/_sim/` answers and
+ * `/_sim/events` streams. Types only, defined once in the simulator's own modules; a client of the
+ * control API (the page of @ringhook/simulator-ui) takes them with `import type` and never loads
+ * the simulator. Published as `@ringhook/testing/control-api`.
+ *
+ * @packageDocumentation
+ * @document ../../CONTROL-API.md
+ */
 export type { VibeStep } from '@ringhook/core'
 export type { ApiErrorBody, UserState } from '@ringhook/core/api'
 export type {

@@ -31,33 +31,47 @@ export interface Simulator {
   readonly url: string
   /** `<url>/v1`: give this to `@ringhook/client` as its base URL. */
   readonly apiUrl: string
+  /** The port it listens on (the one picked, when started with port 0). */
   readonly port: number
   /** The Node server, for advanced use; `close()` stops it. */
   readonly server: Server
   /** The demo data, when started with `seed`. */
   readonly demo: DemoData | undefined
 
+  /** API keys, as the apps page creates them. */
   readonly keys: {
+    /** A new API key: `owner` groups keys that see the same apps; `user_id` links it to a user account. */
     create(input?: CreateKeyInput): Key
     /** Links the key to a user account (what `@me` means), or unlinks it with null. */
     link(keyId: string, userId: string | null): Key
   }
+  /** The users and their rings. */
   readonly users: {
+    /** A new user: ring on and companion app open unless `input` says otherwise. */
     create(input?: CreateUserInput): User
+    /** Renames the user, turns the ring off or on, closes or opens the companion app. */
     update(userId: string, input: UpdateUserInput): User
   }
+  /** Apps on the apps page. */
   readonly apps: {
+    /** A new app, owned by the key's developer account; a `control` app unless `type` says otherwise. */
     create(input: CreateAppInput): App
     /** A changed webhook URL regenerates the secret. */
     update(appId: string, input: UpdateAppInput): App
+    /** A new webhook secret for the app: every attempt from now on is signed with it. */
     regenerateSecret(appId: string): App
+    /** The app as it is now, secret included. */
     get(appId: string): App
   }
   /** The user adds the app: `app.installed`, then `app.activated` with `activate: true`. */
   install(appId: string, userId: string, options?: Omit<InstallInput, 'user_id'>): Promise<LifecycleResult>
+  /** The user activates the app (from inactive or passive): `app.activated`. */
   activate(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  /** A control app goes passive (from active): `control.passive`. */
   passive(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  /** The user deactivates the app (from active or passive): `app.deactivated`. */
   deactivate(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  /** The user removes the app: `app.deactivated` first if it was active or passive, then `app.uninstalled`. */
   uninstall(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
   /** Permissions (`vibes`, `gestures` forwarding) and app-level barriers (`muted`, `priority_slot`). */
   updateInstall(userAppId: string, input: UpdateInstallInput): Install
@@ -68,11 +82,17 @@ export interface Simulator {
   /** Resolves once the next notification (a trigger with a response_config) is created. */
   nextNotification(): Promise<Notification>
 
+  /** What happened, as the control API's log reports it. */
   readonly log: {
+    /** Log entries, oldest first; see {@link LogQuery}. */
     entries(query?: LogQuery): LogEntry[]
+    /** Every delivery kept, with its attempts. */
     deliveries(): Delivery[]
+    /** Every vibe kept. */
     vibes(): Vibe[]
+    /** Every notification. */
     notifications(): Notification[]
+    /** Entries and aggregates in one, as `GET /_sim/log` answers. */
     view(query?: LogQuery): LogView
   }
   /** Calls `listener` with every new log entry; returns the unsubscribe function. */

@@ -18,11 +18,15 @@ export type SimulatorErrorCode =
  * throws the same errors the HTTP control API answers with.
  */
 export class SimulatorError extends Error {
+  /** Always `'SimulatorError'`. */
   override readonly name = 'SimulatorError'
   constructor(
+    /** The HTTP status it is answered with. */
     readonly status: number,
+    /** The stable code, for code to switch on. */
     readonly code: SimulatorErrorCode,
     message: string,
+    /** Headers sent with it, e.g. `retry-after` on a 429. */
     readonly headers: Record<string, string> = {},
   ) {
     super(message)

@@ -9,9 +9,18 @@ import { barrierOf, recordVibe, takeVibeQuota } from './ring.js'
 
 /** A gesture on a ring, and what came of it. */
 export interface GestureResult {
-  gesture: { user_app_id: string; app_id: string; gesture_type: string }
+  /** The gesture as performed. */
+  gesture: {
+    /** The install it was performed in. */
+    user_app_id: string
+    /** The app it was meant for. */
+    app_id: string
+    /** Which gesture. */
+    gesture_type: string
+  }
   /** False when the user turned gesture forwarding off: no webhook was sent. */
   forwarded: boolean
+  /** The `gesture` webhook's delivery; null when the gesture was not forwarded. */
   delivery: Delivery | null
   /** The vibe the app's reply produced (known once the delivery has settled; use `wait`). */
   vibe: Vibe | null

@@ -1,4 +1,8 @@
-// `@ringhook/testing/simulator`: the whole service on localhost, driven from code or over HTTP.
+/**
+ * The whole service on localhost, driven from code or over HTTP.
+ *
+ * @packageDocumentation
+ */
 export { type Clock, createFakeClock, type FakeClock } from './clock.js'
 export { DEFAULT_GESTURE_TYPES, type ExtraHandler, type SimulatorOptions } from './config.js'
 export type * from './control-api.js'

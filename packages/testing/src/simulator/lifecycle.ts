@@ -7,11 +7,14 @@ import type { App, Delivery, Install, User } from './model.js'
 import { webhookPayload } from './payloads.js'
 import { logState } from './resources.js'
 
+/** What a user (or, for `passive`, a control app) does to an install; each sends its webhooks. */
 export type LifecycleAction = 'activate' | 'passive' | 'deactivate' | 'uninstall'
 
 /** An install after a lifecycle action, and the webhooks the action sent. */
 export interface LifecycleResult {
+  /** The install as the action left it (as it was, for `uninstall`). */
   install: Install
+  /** The webhooks sent, in the order sent. */
   deliveries: Delivery[]
 }
 

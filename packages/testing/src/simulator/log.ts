@@ -1,5 +1,6 @@
 import type { App, Attempt, Delivery, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
 
+/** What a `state` entry records: which object was created, changed or removed, or that everything was reset. */
 export type StateChange =
   | 'key.created'
   | 'key.updated'
@@ -15,38 +16,61 @@ export type StateChange =
 
 /** A key without its token, an app without its secret: what log entries may show. */
 export type PublicKey = Omit<Key, 'token'>
+/** See {@link PublicKey}. */
 export type PublicApp = Omit<App, 'secret'>
 
 interface Stamp {
   /** Increases by one per entry; the SSE id. */
   seq: number
+  /** ISO 8601, from the simulator's clock. */
   at: string
 }
 
+/** An object was created, changed or removed, or the simulator was reset. */
 export type StateEntry = Stamp & {
+  /** Discriminant. */
   type: 'state'
+  /** What happened. */
   change: StateChange
+  /** The object's id; null for `reset`. */
   id: string | null
+  /** The object after the change (as it was, when removed), without secret or token; null for `reset`. */
   object: PublicKey | User | PublicApp | Install | null
 }
 
+/** One call to the service API, answered. */
 export type RequestEntry = Stamp & {
+  /** Discriminant. */
   type: 'request'
+  /** The `x-request-id` answered. */
   request_id: string
+  /** The HTTP method. */
   method: string
+  /** The path as called, without the query. */
   path: string
+  /** The status answered. */
   status: number
+  /** The error code answered, for an error. */
   error_code: string | null
+  /** The API key that authenticated the call; null when none did. */
   key_id: string | null
+  /** How long the answer took, milliseconds. */
   latency_ms: number
 }
 
+/** A user performed a gesture. */
 export type GestureEntry = Stamp & {
+  /** Discriminant. */
   type: 'gesture'
+  /** The install it was performed in. */
   user_app_id: string
+  /** The app it was meant for. */
   app_id: string
+  /** Which gesture. */
   gesture_type: string
+  /** False when the user turned gesture forwarding off for the app: no webhook is sent. */
   forwarded: boolean
+  /** The gesture webhook's delivery, when one was sent. */
   delivery_id: string | null
 }
 
@@ -55,14 +79,54 @@ interface DeliveryRef {
   event: Delivery['event']
 }
 
+/** A webhook was queued for an app. */
 export type DeliveryQueuedEntry = Stamp &
-  DeliveryRef & { type: 'delivery.queued'; app_id: string; user_app_id: string; url: string | null }
-export type DeliveryAttemptEntry = Stamp & DeliveryRef & Attempt & { type: 'delivery.attempt' }
+  DeliveryRef & {
+    /** Discriminant. */
+    type: 'delivery.queued'
+    /** The app it goes to. */
+    app_id: string
+    /** The install it concerns. */
+    user_app_id: string
+    /** The app's webhook URL; null when it has none (the delivery is then skipped). */
+    url: string | null
+  }
+/** One try at a delivery ended; every {@link Attempt} field. */
+export type DeliveryAttemptEntry = Stamp &
+  DeliveryRef &
+  Attempt & {
+    /** Discriminant. */
+    type: 'delivery.attempt'
+  }
+/** A delivery settled: delivered, failed after its retries, or skipped. */
 export type DeliverySettledEntry = Stamp &
-  DeliveryRef & { type: 'delivery.settled'; status: DeliveryStatus; attempts: number }
-export type VibeEntry = Stamp & Vibe & { type: 'vibe' }
-export type NotificationEntry = Stamp & Notification & { type: 'notification.created' | 'notification.answered' }
-export type NotificationTimeoutEntry = Stamp & { type: 'notification.timeout'; event_id: string }
+  DeliveryRef & {
+    /** Discriminant. */
+    type: 'delivery.settled'
+    /** How it settled. */
+    status: DeliveryStatus
+    /** How many tries it took. */
+    attempts: number
+  }
+/** A vibe reached a ring or was held back; every {@link Vibe} field. */
+export type VibeEntry = Stamp &
+  Vibe & {
+    /** Discriminant. */
+    type: 'vibe'
+  }
+/** A notification was created or answered; every {@link Notification} field, as it stands after. */
+export type NotificationEntry = Stamp &
+  Notification & {
+    /** Discriminant: created by a trigger, or answered by the user. */
+    type: 'notification.created' | 'notification.answered'
+  }
+/** An await-mode trigger stopped waiting; the notification stays answerable. */
+export type NotificationTimeoutEntry = Stamp & {
+  /** Discriminant. */
+  type: 'notification.timeout'
+  /** The notification's event id. */
+  event_id: string
+}
 
 /** The entries that follow one delivery. */
 export type DeliveryEntry = DeliveryQueuedEntry | DeliveryAttemptEntry | DeliverySettledEntry
@@ -77,11 +141,13 @@ export type LogEntry =
   | NotificationEntry
   | NotificationTimeoutEntry
 
+/** The `type` of each kind of entry, e.g. `delivery.attempt`. */
 export type LogEntryType = LogEntry['type']
 
 /** An entry before the log stamps it. */
 export type NewEntry = LogEntry extends infer E ? (E extends LogEntry ? Omit<E, 'seq' | 'at'> : never) : never
 
+/** Which entries to read (`GET /_sim/log`, `sim.log.view()`). */
 export interface LogQuery {
   /** Only entries with a greater seq. */
   since?: number
@@ -91,15 +157,21 @@ export interface LogQuery {
   limit?: number
 }
 
+/** The log and what it has aggregated, as `GET /_sim/log` answers it. Only `entries` is filtered by the query. */
 export interface LogView {
   /** The seq of the newest entry, filtered or not: subscribe to /_sim/events?since=<last_seq> from here. */
   last_seq: number
+  /** The entries the query selected, oldest first. */
   entries: LogEntry[]
+  /** Every delivery kept, with its attempts. */
   deliveries: Delivery[]
+  /** Every vibe kept. */
   vibes: Vibe[]
+  /** Every notification. */
   notifications: Notification[]
 }
 
+/** Called with each entry as it is appended. */
 export type EntryListener = (entry: LogEntry) => void
 
 /** The append-only log: bounded, stamped, and observable. */

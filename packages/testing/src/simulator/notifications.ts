@@ -9,7 +9,9 @@ import { webhookPayload } from './payloads.js'
 
 /** An answered notification and its `notification.responded` webhook. */
 export interface AnswerResult {
+  /** The notification, answered. */
   notification: Notification
+  /** The `notification.responded` webhook; null when the app has no webhook URL. */
   delivery: Delivery | null
 }
 

@@ -2,6 +2,7 @@ import type { Engine } from './engine.js'
 import { addInstall } from './lifecycle.js'
 import type { App, Install, Key, User } from './model.js'
 
+/** How the demo data is set up (the `seed` option of {@link SimulatorOptions}). */
 export interface SeedOptions {
   /** Webhook URL of both demo apps; none when omitted (deliveries are then recorded as skipped). */
   webhookUrl?: string
@@ -11,15 +12,39 @@ export interface SeedOptions {
 
 /** What `seed` created; fixed ids so scripts and docs can name them. */
 export interface DemoData {
+  /** `key_demo`, token {@link DEMO_API_KEY}, linked to Ada's account. */
   key: Key
-  apps: { control: App; notifications: App }
-  users: { ada: User; grace: User; linus: User; margaret: User }
+  /** The demo key's apps. */
+  apps: {
+    /** `app_demo_control`, a control app. */
+    control: App
+    /** `app_demo_notify`, a preferred_notification app. */
+    notifications: App
+  }
+  /** Four users; Margaret's ring is off. */
+  users: {
+    /** `usr_ada`. */
+    ada: User
+    /** `usr_grace`. */
+    grace: User
+    /** `usr_linus`. */
+    linus: User
+    /** `usr_margaret`, ring off. */
+    margaret: User
+  }
+  /** Installs of both apps, in every state. */
   installs: {
+    /** Ada's install of the control app: active, external user id `demo-ada`. */
     ada: Install
+    /** Grace's install of the control app: passive. */
     grace: Install
+    /** Linus's install of the control app: inactive. */
     linus: Install
+    /** Margaret's install of the control app: active, but her ring is off. */
     margaret: Install
+    /** Ada's install of the notifications app: active, with a priority slot, external user id `demo-ada`. */
     adaNotifications: Install
+    /** Grace's install of the notifications app: active, without a priority slot. */
     graceNotifications: Install
   }
 }
