@@ -17,12 +17,18 @@ export const jobDataSchema = z.object({
     receivedAt: z.iso.datetime(),
     secretIndex: z.number().int().min(0),
   }),
+  /** Trace context from the enqueue's instrumentation, for the worker's (see `QueueInstrumentation`). */
+  trace: z.record(z.string(), z.string()).optional(),
 })
 
 export type JobData = z.infer<typeof jobDataSchema>
 
-/** The stored form of an event and its delivery. */
-export function toJobData(event: WebhookEvent | UnknownEvent, delivery: DeliveryInfo): JobData {
+/** The stored form of an event and its delivery, and the trace context to continue, if any. */
+export function toJobData(
+  event: WebhookEvent | UnknownEvent,
+  delivery: DeliveryInfo,
+  trace?: Record<string, string>,
+): JobData {
   return {
     v: 1,
     event,
@@ -33,11 +39,17 @@ export function toJobData(event: WebhookEvent | UnknownEvent, delivery: Delivery
       receivedAt: delivery.receivedAt.toISOString(),
       secretIndex: delivery.secretIndex,
     },
+    ...(trace === undefined ? {} : { trace }),
   }
 }
 
 export type DecodedJob =
-  | { ok: true; event: WebhookEvent | UnknownEvent; delivery: DeliveryInfo }
+  | {
+      ok: true
+      event: WebhookEvent | UnknownEvent
+      delivery: DeliveryInfo
+      trace: Readonly<Record<string, string>> | undefined
+    }
   | { ok: false; message: string }
 
 /** Reads a job's data back: the delivery as handlers know it, the event validated again by core's schemas. */
@@ -57,6 +69,7 @@ export function fromJobData(data: unknown): DecodedJob {
       receivedAt: new Date(delivery.receivedAt),
       secretIndex: delivery.secretIndex,
     },
+    trace: shape.data.trace,
   }
 }
 
