@@ -16,7 +16,6 @@ export const ATTR = {
   event: 'ringhook.event',
   outcome: 'ringhook.outcome',
   duplicate: 'ringhook.duplicate',
-  claim: 'ringhook.dedup.claim',
   secretIndex: 'ringhook.secret_index',
   dedupKeyHash: 'ringhook.dedup_key.hash',
   verificationReason: 'ringhook.verification.reason',

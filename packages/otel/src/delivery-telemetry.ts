@@ -67,8 +67,9 @@ export class DeliveryTelemetry implements DeliveryObserver {
       this.#span.setAttribute(ATTR.secretIndex, result.secretIndex)
       return
     }
-    this.#span.setAttribute(ATTR.verificationReason, result.reason)
-    this.#metrics.verificationFailures.add(1, { [ATTR.verificationReason]: result.reason })
+    const { reason } = result
+    this.#span.setAttribute(ATTR.verificationReason, reason)
+    this.#metrics.verificationFailures.add(reason, () => ({ [ATTR.verificationReason]: reason }))
   }
 
   accepted(event: string, dedupKey: string): void {
@@ -78,17 +79,17 @@ export class DeliveryTelemetry implements DeliveryObserver {
     if (this.#span.isRecording()) this.#span.setAttribute(ATTR.dedupKeyHash, keyHash(dedupKey))
   }
 
-  claimed(outcome: ClaimOutcome, durationMs: number): void {
+  claimed(outcome: ClaimOutcome, durationMs: number | undefined): void {
     const duplicate = outcome === 'completed' || outcome === 'in_flight'
     this.#span.setAttribute(ATTR.duplicate, duplicate)
-    this.#span.setAttribute(ATTR.claim, outcome)
-    this.#metrics.storeDuration.record(seconds(durationMs), { [ATTR.storeOperation]: 'claim' })
-    if (outcome === 'error') this.#metrics.storeErrors.add(1, { [ATTR.storeOperation]: 'claim' })
-    if (duplicate)
-      this.#metrics.duplicates.add(1, {
-        [ATTR.event]: this.#event,
-        [ATTR.duplicateState]: outcome === 'completed' ? 'replayed' : 'in_flight',
-      })
+    // Only a store that made the delivery wait (a promise: Redis, say) has a duration worth recording.
+    if (durationMs !== undefined) this.#metrics.storeDuration.record(seconds(durationMs), CLAIM)
+    if (outcome === 'error') this.#metrics.storeErrors.add('claim', () => CLAIM)
+    if (duplicate) {
+      const event = this.#event as string
+      const state = outcome === 'completed' ? 'replayed' : 'in_flight'
+      this.#metrics.duplicates.add(`${event} ${state}`, () => ({ [ATTR.event]: event, [ATTR.duplicateState]: state }))
+    }
   }
 
   runHandlers<T>(run: () => T): T {
@@ -101,23 +102,22 @@ export class DeliveryTelemetry implements DeliveryObserver {
     this.#metrics.handlerDuration.record(seconds(durationMs), {
       [ATTR.event]: this.#event,
       [ATTR.handlerOutcome]: outcome,
-      [ATTR.deadlineReached]: this.#deadlineReached,
     })
     // Past the deadline the span ended with the answer: the histogram alone has the late ones.
-    if (this.#ended) return
-    this.#span.setAttribute(ATTR.handlerDuration, seconds(durationMs))
-    this.#span.setAttribute(ATTR.handlerOutcome, outcome)
+    if (!this.#ended) this.#span.setAttribute(ATTR.handlerDuration, seconds(durationMs))
   }
 
   deadline(action: 'acknowledge' | 'retry'): void {
     this.#deadlineReached = true
     this.#span.setAttribute(ATTR.deadlineAction, action)
-    this.#metrics.deadlines.add(1, { [ATTR.event]: this.#event, [ATTR.deadlineAction]: action })
+    const event = this.#event as string
+    this.#metrics.deadlines.add(`${event} ${action}`, () => ({ [ATTR.event]: event, [ATTR.deadlineAction]: action }))
   }
 
-  settled(operation: SettleOperation, ok: boolean, durationMs: number): void {
-    this.#metrics.storeDuration.record(seconds(durationMs), { [ATTR.storeOperation]: operation })
-    if (!ok) this.#metrics.storeErrors.add(1, { [ATTR.storeOperation]: operation })
+  settled(operation: SettleOperation, ok: boolean, durationMs: number | undefined): void {
+    const attributes = operation === 'complete' ? COMPLETE : RELEASE
+    if (durationMs !== undefined) this.#metrics.storeDuration.record(seconds(durationMs), attributes)
+    if (!ok) this.#metrics.storeErrors.add(operation, () => attributes)
   }
 
   end(status: number, outcome: DeliveryOutcome): void {
@@ -132,13 +132,17 @@ export class DeliveryTelemetry implements DeliveryObserver {
       span.setStatus({ code: SpanStatusCode.ERROR })
     }
     span.end()
+    const event = this.#event
     // A refusal comes before the event is known: it is counted by outcome alone.
-    this.#metrics.deliveries.add(
-      1,
-      this.#event === undefined ? { [ATTR.outcome]: outcome } : { [ATTR.event]: this.#event, [ATTR.outcome]: outcome },
+    this.#metrics.deliveries.add(event === undefined ? outcome : `${event} ${outcome}`, () =>
+      event === undefined ? { [ATTR.outcome]: outcome } : { [ATTR.event]: event, [ATTR.outcome]: outcome },
     )
   }
 }
+
+const CLAIM = Object.freeze({ [ATTR.storeOperation]: 'claim' })
+const COMPLETE = Object.freeze({ [ATTR.storeOperation]: 'complete' })
+const RELEASE = Object.freeze({ [ATTR.storeOperation]: 'release' })
 
 /** `{method} {route}` as the HTTP conventions name server spans; `HTTP` for a method they do not know. */
 const serverSpanName = (method: string, route: string | undefined): string => {

@@ -18,11 +18,27 @@ const SCOPE = '@ringhook/otel'
 export const tracerFor = (options: OtelOptions): Tracer =>
   (options.tracerProvider ?? trace.getTracerProvider()).getTracer(SCOPE, version)
 
-/** Makes the instruments on first use, from the meter of the provider registered by then. */
+/**
+ * Each meter's instruments, made once: receivers (or clients) sharing a meter provider share them,
+ * so that their counts add up (two observable counters reporting one series would overwrite each other).
+ */
+const made = new WeakMap<Meter, Map<(meter: Meter) => unknown, unknown>>()
+
+function instrumentsOf<T>(meter: Meter, create: (meter: Meter) => T): T {
+  let byKind = made.get(meter)
+  if (!byKind) made.set(meter, (byKind = new Map()))
+  if (!byKind.has(create)) byKind.set(create, create(meter))
+  return byKind.get(create) as T
+}
+
+/** The instruments, from the meter of the provider registered by the first measurement. */
 export function lazyInstruments<T>(options: OtelOptions, create: (meter: Meter) => T): () => T {
   let instruments: T | undefined
   return () => {
-    instruments ??= create((options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, version))
+    instruments ??= instrumentsOf(
+      (options.meterProvider ?? metrics.getMeterProvider()).getMeter(SCOPE, version),
+      create,
+    )
     return instruments
   }
 }

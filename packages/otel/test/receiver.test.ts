@@ -90,6 +90,17 @@ describe('otelInstrumentation', () => {
     expect(summary(await telemetry.metrics())).toEqual(['ringhook.deliveries {ringhook.outcome=method_not_allowed} 1'])
   })
 
+  it('adds up the counts of several receivers sharing a meter provider', async () => {
+    const receivers = [1, 2].map(() => receiverWith({ instrumentation: otelInstrumentation(providers) }))
+    for (const receiver of [...receivers, receivers[0] as Receiver]) {
+      const { method, headers, body } = await gesture()
+      expect((await receiver.handle({ method, headers, rawBody: body })).status).toBe(200)
+    }
+    expect(summary(await telemetry.metrics())).toContain(
+      'ringhook.deliveries {ringhook.event=gesture,ringhook.outcome=ok} 3',
+    )
+  })
+
   it('uses the globally registered providers by default, and does nothing without them', async () => {
     const request = await gesture()
     const delivery = { method: request.method, headers: request.headers, rawBody: request.body }

@@ -18,7 +18,6 @@ export const DOCUMENTED_ATTRIBUTES = new Set([
   'ringhook.event',
   'ringhook.outcome',
   'ringhook.duplicate',
-  'ringhook.dedup.claim',
   'ringhook.secret_index',
   'ringhook.dedup_key.hash',
   'ringhook.verification.reason',

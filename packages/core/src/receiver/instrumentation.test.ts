@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { describe, expect, it } from 'vitest'
+import { createMemoryStore } from '../dedup/memory-store.js'
 import type { DedupStore } from '../dedup/store.js'
 import { ERRORS, type ErrorCode, RinghookConfigError } from '../errors.js'
 import { silentLogger } from '../logger.js'
@@ -46,7 +47,7 @@ function recorder() {
         },
         handled: (ok, ms) => void log.push(`handled ${ok} ${ms >= 0}`),
         deadline: (action) => void log.push(`deadline ${action}`),
-        settled: (operation, ok, ms) => void log.push(`settled ${operation} ${ok} ${ms >= 0}`),
+        settled: (operation, ok, ms) => void log.push(`settled ${operation} ${ok} ${typeof ms}`),
         end: (status, outcome) => void log.push(`end ${status} ${outcome}`),
       }
       return observer
@@ -75,13 +76,13 @@ describe('instrumentation', () => {
         'delivery POST',
         'verified 1',
         'accepted gesture true',
-        'claimed claimed number',
+        'claimed claimed undefined',
         'runHandlers',
         'handled true true',
-        'settled complete true true',
+        'settled complete true undefined',
         'end 200 ok',
       ],
-      ['delivery POST', 'verified 1', 'accepted gesture true', 'claimed completed number', 'end 200 duplicate'],
+      ['delivery POST', 'verified 1', 'accepted gesture true', 'claimed completed undefined', 'end 200 duplicate'],
     ])
   })
 
@@ -108,14 +109,14 @@ describe('instrumentation', () => {
       'delivery POST',
       'verified 0',
       'accepted gesture true',
-      'claimed in_flight number',
+      'claimed in_flight undefined',
       'end 409 delivery_in_progress',
     ])
     expect(calls[0]?.slice(3)).toEqual([
-      'claimed claimed number',
+      'claimed claimed undefined',
       'runHandlers',
       'handled false true',
-      'settled release true true',
+      'settled release true undefined',
       'end 500 handler_error',
     ])
   })
@@ -139,8 +140,22 @@ describe('instrumentation', () => {
       ])
       await done
       await sleep(10)
-      expect(calls[0]?.slice(-2)).toEqual(['handled true true', 'settled complete true true'])
+      expect(calls[0]?.slice(-2)).toEqual(['handled true true', 'settled complete true undefined'])
     }
+  })
+
+  it('times a store that answers with a promise, and not one that answers within the call', async () => {
+    const memory = createMemoryStore()
+    const remote: DedupStore = {
+      claim: async (...args) => memory.claim(...args),
+      complete: async (...args) => memory.complete(...args),
+      release: async (...args) => memory.release(...args),
+    }
+    const { receiver, calls } = receiverWith({ store: remote })
+    receiver.on('gesture', () => undefined)
+    await receiver.handle(await gesture())
+    expect(calls[0]).toContain('claimed claimed number')
+    expect(calls[0]).toContain('settled complete true number')
   })
 
   it('hears a store that fails', async () => {

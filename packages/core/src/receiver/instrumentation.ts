@@ -30,7 +30,9 @@ export type SettleOperation = 'complete' | 'release'
 
 /**
  * The stages of one delivery, each optional, in the order they can happen. Durations are
- * milliseconds from `performance.now()`, read only for a delivery that has an observer.
+ * milliseconds from `performance.now()`, read only for a delivery that has an observer. A store
+ * call that answered within the call (the memory store) is not timed: its duration is `undefined`,
+ * since nothing was waited for.
  */
 export interface DeliveryObserver {
   /** The signature and timestamp check: the index of the secret that matched, or why none did. */
@@ -40,8 +42,8 @@ export interface DeliveryObserver {
    * payload (user id, app id, event id) and must not be exported as it is.
    */
   accepted?(event: string, dedupKey: string): void
-  /** The dedup store's answer to the claim on the key, and how long it took. */
-  claimed?(outcome: ClaimOutcome, durationMs: number): void
+  /** The dedup store's answer to the claim on the key, and how long the delivery waited for it. */
+  claimed?(outcome: ClaimOutcome, durationMs: number | undefined): void
   /**
    * Runs the handlers: wrap `run` to give them a context (a span they see as active). Call it once
    * and return what it returns, synchronously: a promise it returns is the handlers still running.
@@ -55,7 +57,7 @@ export interface DeliveryObserver {
   /** The deadline passed first: answered 2xx while the handlers go on (`acknowledge`) or 503 (`retry`). */
   deadline?(action: 'acknowledge' | 'retry'): void
   /** The claim was completed (handlers succeeded) or released (they failed); `ok` false when the store failed. */
-  settled?(operation: SettleOperation, ok: boolean, durationMs: number): void
+  settled?(operation: SettleOperation, ok: boolean, durationMs: number | undefined): void
   /** The answer, once per request. Work past the deadline may still report `handled` and `settled`. */
   end?(status: number, outcome: DeliveryOutcome): void
 }

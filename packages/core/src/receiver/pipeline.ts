@@ -210,8 +210,9 @@ export class Pipeline {
     const { store, inFlightTtlMs } = this.#options
     const started = delivery.observer ? performance.now() : 0
     const claimed = attempt(() => store.claim(delivery.key, inFlightTtlMs))
+    const waited = delivery.observer !== undefined && isThenable(claimed)
     return andThen(claimed, (claim) => {
-      delivery.observer?.claimed?.(claimOutcome(claim), performance.now() - started)
+      delivery.observer?.claimed?.(claimOutcome(claim), waited ? performance.now() - started : undefined)
       return this.#afterClaim(delivery, claim)
     })
   }
@@ -322,9 +323,12 @@ export class Pipeline {
       : undefined
     const answer = (): Awaitable<StoredReply> =>
       outcome.ok ? outcome.reply : this.#reportFailures(delivery, outcome.errors, phase)
+    const waited = delivery.observer !== undefined && isThenable(settled)
     return andThen(settled, (result) => {
-      if (result)
-        delivery.observer?.settled?.(outcome.ok ? 'complete' : 'release', result.ok, performance.now() - started)
+      if (result) {
+        const durationMs = waited ? performance.now() - started : undefined
+        delivery.observer?.settled?.(outcome.ok ? 'complete' : 'release', result.ok, durationMs)
+      }
       if (result?.ok !== false) return answer()
       const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
         cause: result.error,
