@@ -48,7 +48,8 @@ function clientMetrics(meter: Meter): ClientMetrics {
  * calls themselves come from fetch's own instrumentation (`@opentelemetry/instrumentation-undici`).
  *
  * @example
- * const client = createClient({ apiKey: process.env.RING_API_KEY!, baseUrl: 'https://api.example.com', instrumentation: otelClientInstrumentation() })
+ * import { createClient } from '@ringhook/client'
+ * const client = createClient({ apiKey: 'rk_...', baseUrl: 'https://api.example.com', instrumentation: otelClientInstrumentation() })
  */
 export function otelClientInstrumentation(options: OtelOptions = {}): ClientTelemetry {
   const instruments = lazyInstruments(options, clientMetrics)

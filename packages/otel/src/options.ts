@@ -25,8 +25,8 @@ export const tracerFor = (options: OtelOptions): Tracer =>
 const made = new WeakMap<Meter, Map<(meter: Meter) => unknown, unknown>>()
 
 function instrumentsOf<T>(meter: Meter, create: (meter: Meter) => T): T {
-  let byKind = made.get(meter)
-  if (!byKind) made.set(meter, (byKind = new Map()))
+  const byKind = made.get(meter) ?? new Map<(meter: Meter) => unknown, unknown>()
+  made.set(meter, byKind)
   if (!byKind.has(create)) byKind.set(create, create(meter))
   return byKind.get(create) as T
 }

@@ -63,9 +63,10 @@ const messaging = (operation: 'send' | 'process', queue: string, event: string):
  * trace, with the worker's handlers inside it. Pass the same one to `createEventQueue` and `createWorker`.
  *
  * @example
+ * import { createEventQueue, createWorker } from '@ringhook/bullmq'
  * const instrumentation = otelQueueInstrumentation()
- * const events = createEventQueue({ connection: redis, instrumentation })
- * const worker = createWorker({ connection: redis, instrumentation })
+ * const queue = createEventQueue({ connection: { host: '127.0.0.1' }, instrumentation })
+ * const worker = createWorker({ connection: { host: '127.0.0.1' }, instrumentation })
  */
 export function otelQueueInstrumentation(options: OtelOptions = {}): QueueTelemetry {
   const tracer = tracerFor(options)

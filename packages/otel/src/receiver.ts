@@ -17,7 +17,7 @@ export interface OtelInstrumentationOptions extends OtelOptions {
  * others; with no SDK registered, OpenTelemetry's no-op implementations do nothing.
  *
  * @example
- * const receiver = createReceiver({ secret: process.env.RING_WEBHOOK_SECRET!, instrumentation: otelInstrumentation({ route: '/webhooks' }) })
+ * const traced = createReceiver({ secret, instrumentation: otelInstrumentation({ route: '/webhooks' }) })
  */
 export function otelInstrumentation(options: OtelInstrumentationOptions = {}): Instrumentation {
   const setup = {
