@@ -18,6 +18,7 @@ const packages = [
   'fastify',
   'koa',
   'nestjs',
+  'otel',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {

@@ -162,7 +162,7 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
-    "Servers: `*:hand` is that framework with a hand-rolled verify route (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse); `*:ringhook` is the ringhook adapter; `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs).",
+    "Servers: `*:hand` is that framework with a hand-rolled verify route (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse); `*:ringhook` is the ringhook adapter; `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs); `node:ringhook-otel` is the node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered, exporting to memory (see the OpenTelemetry section).",
     skipped ? `\n${skipped}` : '',
     '',
   ].join('\n')
@@ -318,6 +318,47 @@ function coldStartSection(r: Results, rows: readonly ColdRow[]): string {
   ].join('\n')
 }
 
+/** The node adapter with and without OpenTelemetry, from the node:http group of the same run. */
+function otelSection(r: Results): string {
+  const rows = r.http?.rows ?? []
+  const off = rows.find((row) => row.app === 'node:ringhook')
+  const on = rows.find((row) => row.app === 'node:ringhook-otel')
+  if (!off || !on) return ''
+  const line = (label: string, row: HttpRow) => [
+    label,
+    int(row.rps.median),
+    `${int(row.rps.min)}–${int(row.rps.max)}`,
+    x(row.rps.median / off.rps.median),
+    ms(row.p99Ms),
+    x(row.p99Ms / off.p99Ms),
+    int(row.cpuUsPerRequest),
+    x(row.cpuUsPerRequest / off.cpuUsPerRequest),
+    mb(row.peakRssMb),
+  ]
+  return [
+    '## OpenTelemetry: the node adapter traced and measured',
+    '',
+    '`node:ringhook-otel` is `node:ringhook` with `createReceiver({ instrumentation: otelInstrumentation() })` and an SDK registered as the Node SDK registers it (async-hooks context manager, W3C propagator): a span per delivery through a `BatchSpanProcessor` into an `InMemorySpanExporter`, the `ringhook.*` metrics read every second by a `PeriodicExportingMetricReader` into an `InMemoryMetricExporter` (both emptied every second). Same run, interleaved with `node:ringhook`, whose receiver has no instrumentation.',
+    '',
+    table(
+      [
+        'server',
+        'req/s (median)',
+        'min–max',
+        '× none',
+        'p99 ms',
+        'p99 × none',
+        'server CPU µs/req',
+        'CPU × none',
+        'peak RSS MB',
+      ],
+      [line('node:ringhook (no instrumentation)', off), line('node:ringhook-otel', on)],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+  ].join('\n')
+}
+
 function queueSection(r: Results): string {
   const parts = ['## Queue: durable processing on BullMQ', '']
   const q = r.queue
@@ -368,6 +409,7 @@ export function toMarkdown(r: Results): string {
     targetsSection(r),
     r.micro ? microSection(r, r.micro) : '',
     r.http ? httpSection(r, r.http) : '',
+    r.http ? otelSection(r) : '',
     r.growth || r.stores || r.entryCost ? memorySection(r) : '',
     r.queue || r.queueError ? queueSection(r) : '',
     r.size ? sizeSection(r.size) : '',

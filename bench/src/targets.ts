@@ -53,6 +53,16 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
   }
   const inline = rows.find((r) => r.app === 'node:ringhook')
   const queued = rows.find((r) => r.app === 'node:ringhook-queue')
+  const traced = rows.find((r) => r.app === 'node:ringhook-otel')
+  if (inline && traced) {
+    checks.push(
+      ratio(
+        'OpenTelemetry (@ringhook/otel, SDK in memory) req/s vs none, node:http',
+        traced.rps.median / inline.rps.median,
+        0.9,
+      ),
+    )
+  }
   if (inline && queued) {
     checks.push(
       ratio(

@@ -8,14 +8,49 @@ import {
   silentLogger,
   vibe,
 } from '@ringhook/core'
-import { afterEach, describe, expect, it } from 'vitest'
-import { type Delivery, gesture, lifecycle, NOW_MS, NOW_S, post, responded, SECRET, signed } from '../support/events.js'
+import { otelInstrumentation } from '@ringhook/otel'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { capture } from '../otel/support/capture.js'
+import { leaks, undocumentedAttributes } from '../otel/support/scan.js'
+import {
+  type Delivery,
+  gesture,
+  lifecycle,
+  NOW_MS,
+  NOW_S,
+  post as postDelivery,
+  responded,
+  SECRET,
+  signed,
+} from '../support/events.js'
 import { adapters, type Mounted } from './adapters.js'
 
 const base: ReceiverOptions = { secret: SECRET, now: () => NOW_MS, logger: silentLogger, maxBodyBytes: 4096 }
 
+// Every case runs twice on every adapter: as configured by default, and with OpenTelemetry
+// instrumentation into an in-memory SDK, which must change no answer. Everything it exported is
+// scanned at the end for what must never leave the process.
+const telemetry = capture()
+afterAll(() => telemetry.shutdown())
+const instrumentation = otelInstrumentation({
+  route: '/webhooks',
+  tracerProvider: telemetry.tracerProvider,
+  meterProvider: telemetry.meterProvider,
+})
+const suites = adapters.flatMap((adapter) => [
+  { ...adapter, title: adapter.name, options: {} },
+  { ...adapter, title: `${adapter.name}, with OpenTelemetry`, options: { instrumentation } },
+])
+
+/** Every delivery sent, for the scan of what was exported. */
+const sent: Delivery[] = []
+const post = (url: string, delivery: Delivery) => {
+  sent.push(delivery)
+  return postDelivery(url, delivery)
+}
+
 /** A receiver that records every event it handles. */
-function recordingReceiver(options: Partial<ReceiverOptions> = {}) {
+function recording(options: Partial<ReceiverOptions> = {}) {
   const seen: Array<{ event: string; secretIndex: number }> = []
   const receiver = createReceiver({ ...base, ...options })
   receiver.onAny((event, ctx) => {
@@ -204,7 +239,8 @@ const cases: Case[] = [
 
 const twice = <T>(fn: () => Promise<T>) => Promise.all([fn(), fn()])
 
-describe.each(adapters)('conformance: $name', (adapter) => {
+describe.each(suites)('conformance: $title', (adapter) => {
+  const recordingReceiver = (options: Partial<ReceiverOptions> = {}) => recording({ ...adapter.options, ...options })
   let mounted: Mounted | undefined
   const mount = async (receiver: Receiver) => {
     mounted = await adapter.mount(receiver)
@@ -394,7 +430,7 @@ describe.each(adapters)('conformance: $name', (adapter) => {
   })
 
   it('acknowledges at the deadline and reports a late failure to onError', async () => {
-    const receiver = createReceiver({ ...base, deadlineMs: 100 })
+    const receiver = createReceiver({ ...base, ...adapter.options, deadlineMs: 100 })
     let aborted = false
     const late = new Promise<RinghookError>((resolve) => receiver.onError((error) => resolve(error)))
     receiver.on('app.activated', async (_event, ctx) => {
@@ -412,7 +448,7 @@ describe.each(adapters)('conformance: $name', (adapter) => {
   })
 
   it('answers 503 at the deadline when configured to, then replays the finished result', async () => {
-    const receiver = createReceiver({ ...base, deadlineMs: 100, onDeadline: 'retry' })
+    const receiver = createReceiver({ ...base, ...adapter.options, deadlineMs: 100, onDeadline: 'retry' })
     receiver.on('gesture', () => new Promise((resolve) => setTimeout(() => resolve(vibe('pulse')), 250)))
     const url = await mount(receiver)
     const payload = gesture()
@@ -424,5 +460,16 @@ describe.each(adapters)('conformance: $name', (adapter) => {
     const retry = await post(url, await signed(payload))
     expect(retry.status).toBe(200)
     expect(retry.body).toEqual({ success: true, vibe: { sequence: [{ type: 'pulse' }] } })
+  })
+})
+
+describe('the telemetry exported during the suite', () => {
+  it('holds no secret, signature, body, app id or user id, and only the documented attributes', async () => {
+    const spans = telemetry.spans()
+    const metrics = await telemetry.metrics()
+    expect(spans.filter((span) => span.instrumentationScope.name === '@ringhook/otel').length).toBeGreaterThan(300)
+    const secrets = [SECRET, 'not-the-secret', 'whsec_new', 'whsec_a']
+    expect(leaks(spans, metrics, sent, secrets)).toEqual([])
+    expect(undocumentedAttributes(spans, metrics)).toEqual([])
   })
 })

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 
-assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs')
+assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
@@ -26,6 +26,7 @@ const examples = [
   { name: 'fastify', api: true },
   { name: 'koa', api: true },
   { name: 'nestjs', api: true },
+  { name: 'otel', api: false },
 ]
 
 async function freePort(): Promise<number> {
@@ -247,6 +248,41 @@ describe.concurrent('examples', () => {
       }
     },
   )
+
+  it('otel serves the ringhook metrics its README queries at GET /metrics, for Prometheus', async () => {
+    const port = await freePort()
+    const started = startExample('otel', { RING_WEBHOOK_SECRET: SECRET, PORT: String(port) })
+    try {
+      await waitFor(started, /listening on/)
+      const base = `http://127.0.0.1:${port}`
+      expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
+      const { body, headers } = await gestureDelivery()
+      const forged = await fetch(`${base}/webhooks`, {
+        method: 'POST',
+        headers,
+        body: body.replace('double_tap', 'tap'),
+      })
+      expect(forged.status).toBe(401)
+      const scrape = await fetch(`${base}/metrics`)
+      expect(scrape.headers.get('content-type')).toMatch(/^text\/plain/)
+      const text = await scrape.text()
+      const sample = (name: string, labels: string) =>
+        new RegExp(`^${name}\\{${labels},[^}]*\\} (\\S+)$`, 'm').exec(text)?.[1]
+      expect(sample('ringhook_deliveries_total', 'ringhook_event="gesture",ringhook_outcome="ok"')).toBe('1')
+      expect(sample('ringhook_deliveries_total', 'ringhook_outcome="unauthorized"')).toBe('1')
+      expect(sample('ringhook_verification_failures_total', 'ringhook_verification_reason="signature_mismatch"')).toBe(
+        '1',
+      )
+      expect(sample('ringhook_handler_duration_count', 'ringhook_event="gesture",ringhook_handler_outcome="ok"')).toBe(
+        '1',
+      )
+      expect(text).not.toContain(SECRET)
+      expect(await stop(started)).toBe(0)
+      expect(started.output()).toContain('Stopped cleanly')
+    } finally {
+      cleanUp(started)
+    }
+  })
 
   it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name }) => {
     const { child, output } = startExample(name, { PORT: String(await freePort()) })

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
-import type { DedupStore, Receiver } from '@ringhook/core'
+import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics'
+import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base'
+import type { DedupStore, Instrumentation, Receiver } from '@ringhook/core'
 import type { Hono } from 'hono'
 import { handRolledVerify } from '../baseline.js'
 import { SECRET } from '../fixtures.js'
@@ -16,12 +18,18 @@ const onEvent = (): void => {
 const PATH = '/webhooks'
 const ACK = '{"ok":true}'
 
-async function receiver(store?: DedupStore): Promise<Receiver> {
+async function receiver(store?: DedupStore, instrumentation?: Instrumentation): Promise<Receiver> {
   const { createReceiver, silentLogger } = await import('@ringhook/core')
   // Short lifetimes keep the shared Redis small, and the memory store within its budget at thousands
   // of requests a second (its default holds ~110 a second for 15 minutes); the work per request is the same.
   const dedup = { completedTtlMs: store ? 60_000 : 10_000 }
-  const created = createReceiver({ secret: SECRET, logger: silentLogger, dedup, ...(store ? { store } : {}) })
+  const created = createReceiver({
+    secret: SECRET,
+    logger: silentLogger,
+    dedup,
+    ...(store ? { store } : {}),
+    ...(instrumentation ? { instrumentation } : {}),
+  })
   created.on('notification.responded', onEvent)
   return created
 }
@@ -209,6 +217,45 @@ async function ringhookQueue(): Promise<Server> {
   return createServer(ringhook(events.attach(await receiver())))
 }
 
+/**
+ * The node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered as the Node SDK does it
+ * (async-hooks context, W3C propagation): every span batched to an in-memory exporter, metrics
+ * collected each second into another. Each exporter lets go of a batch once it has it, as one that
+ * sends them would, so the server's memory is the SDK's and not a growing pile of spans.
+ */
+async function ringhookOtel(): Promise<Server> {
+  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, traces, meters, otel, { ringhook }] =
+    await Promise.all([
+      import('@opentelemetry/api'),
+      import('@opentelemetry/context-async-hooks'),
+      import('@opentelemetry/core'),
+      import('@opentelemetry/sdk-trace-base'),
+      import('@opentelemetry/sdk-metrics'),
+      import('@ringhook/otel'),
+      import('@ringhook/node'),
+    ])
+  const spans = new (class extends traces.InMemorySpanExporter {
+    override export(batch: ReadableSpan[], done: Parameters<SpanExporter['export']>[1]): void {
+      super.export(batch, done)
+      this.reset()
+    }
+  })()
+  // The SDK's defaults: batches of 512, exported as soon as one is full.
+  const processor = new traces.BatchSpanProcessor(spans)
+  const points = new (class extends meters.InMemoryMetricExporter {
+    override export(batch: ResourceMetrics, done: Parameters<PushMetricExporter['export']>[1]): void {
+      super.export(batch, done)
+      this.reset()
+    }
+  })(meters.AggregationTemporality.CUMULATIVE)
+  const reader = new meters.PeriodicExportingMetricReader({ exporter: points, exportIntervalMillis: 1_000 })
+  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
+  api.propagation.setGlobalPropagator(new W3CTraceContextPropagator())
+  api.trace.setGlobalTracerProvider(new traces.BasicTracerProvider({ spanProcessors: [processor] }))
+  api.metrics.setGlobalMeterProvider(new meters.MeterProvider({ readers: [reader] }))
+  return createServer(ringhook(await receiver(undefined, otel.otelInstrumentation({ route: PATH }))))
+}
+
 async function octokit(): Promise<Server> {
   const { createNodeMiddleware, Webhooks } = await import('@octokit/webhooks')
   const webhooks = new Webhooks({ secret: SECRET })
@@ -228,6 +275,7 @@ export const APPS: Record<string, () => Server | Promise<Server>> = {
   },
   'node:ringhook-redis': ringhookRedis,
   'node:ringhook-queue': ringhookQueue,
+  'node:ringhook-otel': ringhookOtel,
   'node:octokit': octokit,
   'express:hand': handExpress,
   'express:ringhook': ringhookExpress,

@@ -24,7 +24,7 @@ export const HTTP_GROUPS: readonly HttpGroup[] = [
   {
     framework: 'node:http',
     baseline: 'node:hand',
-    contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis', 'node:ringhook-queue'],
+    contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis', 'node:ringhook-queue', 'node:ringhook-otel'],
   },
   { framework: 'Express 5', baseline: 'express:hand', contenders: ['express:ringhook'] },
   { framework: 'Fastify 5', baseline: 'fastify:hand', contenders: ['fastify:ringhook'] },

@@ -9,6 +9,7 @@ import {
 import { Queue } from 'bullmq'
 import { type Connection, producerConnection } from './connection.js'
 import { EnqueueError } from './errors.js'
+import type { QueueInstrumentation } from './instrumentation.js'
 import { toJobData } from './job-data.js'
 import { jobIdFor } from './job-id.js'
 import { DEFAULT_JOB_POLICY, type JobPolicy, positive, queueName } from './options.js'
@@ -36,6 +37,8 @@ export interface EventQueueOptions {
   addTimeoutMs?: number
   /** Retries, backoff and how long completed jobs are kept. */
   jobs?: JobPolicy
+  /** Traces and metrics of each enqueue, e.g. `otelQueueInstrumentation()` from `@ringhook/otel`. */
+  instrumentation?: QueueInstrumentation
 }
 
 /** Events and their deliveries, stored in Redis for workers to handle. */
@@ -102,12 +105,16 @@ export function createEventQueue(options: EventQueueOptions): EventQueue {
     timeoutMs = fixedTimeout ?? DEFAULT_ADD_TIMEOUT_MS,
   ): Promise<string> => {
     const jobId = jobIdFor(delivery.key)
+    const observer = options.instrumentation?.enqueue?.({ event: event.event, queue: name })
+    const started = observer ? performance.now() : 0
     try {
       // A job with this id already stored (a service retry) makes `add` a no-op that resolves.
-      const added = queue.add(event.event, toJobData(event, delivery), { jobId })
+      const added = queue.add(event.event, toJobData(event, delivery, observer?.trace), { jobId })
       await withTimeout(added, timeoutMs, () => new EnqueueError(`Redis did not store the job within ${timeoutMs} ms`))
+      observer?.end?.(true, performance.now() - started)
       return jobId
     } catch (error) {
+      observer?.end?.(false, performance.now() - started)
       if (error instanceof EnqueueError) throw error
       throw new EnqueueError(`Redis could not store the job: ${describe(error)}`, { cause: error })
     }

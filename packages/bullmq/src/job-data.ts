@@ -19,13 +19,19 @@ export const jobDataSchema = z.object({
     receivedAt: z.iso.datetime(),
     secretIndex: z.number().int().min(0),
   }),
+  /** Trace context from the enqueue's instrumentation, for the worker's (see `QueueInstrumentation`). */
+  trace: z.record(z.string(), z.string()).optional(),
 })
 
 /** See {@link jobDataSchema}. */
 export type JobData = z.infer<typeof jobDataSchema>
 
-/** The stored form of an event and its delivery. */
-export function toJobData(event: WebhookEvent | UnknownEvent, delivery: DeliveryInfo): JobData {
+/** The stored form of an event and its delivery, and the trace context to continue, if any. */
+export function toJobData(
+  event: WebhookEvent | UnknownEvent,
+  delivery: DeliveryInfo,
+  trace?: Record<string, string>,
+): JobData {
   return {
     v: 1,
     event,
@@ -36,6 +42,7 @@ export function toJobData(event: WebhookEvent | UnknownEvent, delivery: Delivery
       receivedAt: delivery.receivedAt.toISOString(),
       secretIndex: delivery.secretIndex,
     },
+    ...(trace === undefined ? {} : { trace }),
   }
 }
 
@@ -48,6 +55,8 @@ export type DecodedJob =
       event: WebhookEvent | UnknownEvent
       /** The delivery as handlers know it. */
       delivery: DeliveryInfo
+      /** The enqueue's trace context, when an instrumentation stored one. */
+      trace: Readonly<Record<string, string>> | undefined
     }
   | {
       /** Not a ringhook job, or its event no longer matches its schema. */
@@ -73,6 +82,7 @@ export function fromJobData(data: unknown): DecodedJob {
       receivedAt: new Date(delivery.receivedAt),
       secretIndex: delivery.secretIndex,
     },
+    trace: shape.data.trace,
   }
 }
 

@@ -37,6 +37,7 @@ export function eventsApi(ctx: ClientContext): EventsApi {
   const response = async (eventId: string, options: ResponseOptions = {}) => {
     const record: EventResponseRecord & LinkedResult = await ctx.send({
       method: 'GET',
+      endpoint: '/events/:event_id/response',
       path: `/events/${segment(requireId('eventId', eventId))}/response`,
       schema: eventResponseRecordSchema,
       retry: 'read',

@@ -47,6 +47,7 @@ export {
 } from './errors.js'
 export type { EventsApi, ResponseOptions, WaitOptions } from './events.js'
 export type { InstallList, InstallsApi } from './installs.js'
+export type { ClientAttempt, ClientInstrumentation, LimiterWait } from './instrumentation.js'
 export { createRateLimiter, type RateLimiter, type RateLimitOptions, type WindowLimit } from './limiter.js'
 export type { ClientOptions } from './options.js'
 export type { RetryOptions } from './retry.js'

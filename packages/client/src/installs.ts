@@ -15,12 +15,25 @@ export interface InstallsApi {
 }
 
 export function installsApi(ctx: ClientContext): InstallsApi {
-  const get = <S extends z.ZodMiniType>(path: string, schema: S, options: CallOptions) =>
-    ctx.send({ method: 'GET', path, schema, retry: 'read', timeoutMs: ctx.options.timeoutMs, signal: options.signal })
+  const get = <S extends z.ZodMiniType>(endpoint: string, path: string, schema: S, options: CallOptions) =>
+    ctx.send({
+      method: 'GET',
+      endpoint,
+      path,
+      schema,
+      retry: 'read',
+      timeoutMs: ctx.options.timeoutMs,
+      signal: options.signal,
+    })
   return {
     list: async (appId, options = {}) =>
-      get(`/apps/${segment(requireId('appId', appId))}/installs`, installListSchema, options),
+      get('/apps/:app_id/installs', `/apps/${segment(requireId('appId', appId))}/installs`, installListSchema, options),
     me: async (appId, options = {}) =>
-      get(`/apps/${segment(requireId('appId', appId))}/installs/@me`, ownInstallSchema, options),
+      get(
+        '/apps/:app_id/installs/@me',
+        `/apps/${segment(requireId('appId', appId))}/installs/@me`,
+        ownInstallSchema,
+        options,
+      ),
   }
 }

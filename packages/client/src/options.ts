@@ -1,6 +1,7 @@
 import { consoleLogger, type Logger, RinghookConfigError } from '@ringhook/core'
 import { type Clock, systemClock } from './clock.js'
 import type { DedupLinkOptions } from './dedup-link.js'
+import type { ClientInstrumentation } from './instrumentation.js'
 import { createRateLimiter, type RateLimiter, type RateLimitOptions } from './limiter.js'
 import { refusalOf, requestHeaders } from './refusal.js'
 import { type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js'
@@ -38,6 +39,8 @@ export interface ClientOptions {
   dedup?: DedupLinkOptions
   /** Injectable time for tests (limiter, backoff, waitForResponse). */
   clock?: Clock
+  /** Metrics for every request, e.g. `otelClientInstrumentation()` from `@ringhook/otel`. Default: none. */
+  instrumentation?: ClientInstrumentation
 }
 
 export interface ResolvedOptions {
@@ -52,6 +55,7 @@ export interface ResolvedOptions {
   awaitMarginMs: number
   allowTruncation: boolean
   clock: Clock
+  instrumentation: ClientInstrumentation | undefined
 }
 
 const fail = (message: string): never => {
@@ -121,5 +125,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     awaitMarginMs: positive('awaitMarginMs', options.awaitMarginMs, 15_000),
     allowTruncation: options.allowTruncation ?? false,
     clock,
+    instrumentation: options.instrumentation,
   }
 }

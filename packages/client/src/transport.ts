@@ -6,10 +6,12 @@ import {
   InvalidRequestError,
   InvalidResponseError,
   NetworkError,
+  RateLimitedError,
   type RequestInfo,
   TimeoutError,
   ValidationError,
 } from './errors.js'
+import type { ClientInstrumentation } from './instrumentation.js'
 import type { RateLimiter } from './limiter.js'
 import { describeFailure, provablyNotSent } from './network.js'
 import { refusalOf, requestHeaders } from './refusal.js'
@@ -19,6 +21,8 @@ import { issuesOf } from './validate.js'
 /** One call to the API, before prefix and base URL are applied. */
 export interface RequestSpec<S extends z.ZodMiniType> {
   method: 'GET' | 'POST'
+  /** The endpoint as documented, for instrumentation: `/apps/:app_id/users`. */
+  endpoint: string
   /** Path below the prefix, segments already encoded. */
   path: string
   query?: Record<string, string>
@@ -41,6 +45,7 @@ export interface TransportConfig {
   limiter: RateLimiter | undefined
   clock: Clock
   logger: Logger
+  instrumentation: ClientInstrumentation | undefined
 }
 
 export type Send = <S extends z.ZodMiniType>(spec: RequestSpec<S>) => Promise<z.output<S>>
@@ -58,9 +63,9 @@ export function createTransport(config: TransportConfig): Send {
       throw new ValidationError([{ field: 'path', message: `would be requested as ${url.pathname}, not ${intended}` }])
     }
     for (let attempt = 1; ; attempt++) {
-      await config.limiter?.acquire(spec.user, spec.signal)
+      await acquire(config, spec)
       try {
-        return await attemptOnce(config, spec, url, request)
+        return await attemptOnce(config, spec, url, request, attempt)
       } catch (error) {
         const delay = retryDelay(error, attempt, config.retry, spec.retry)
         if (delay === undefined) throw error
@@ -74,11 +79,68 @@ export function createTransport(config: TransportConfig): Send {
   }
 }
 
+/**
+ * Takes a slot from the client-side limiter, if there is one. The wait is timed on the client's
+ * clock, which the limiter sleeps on (injectable, so a test's virtual waits are reported as they are).
+ */
+async function acquire(config: TransportConfig, spec: RequestSpec<z.ZodMiniType>): Promise<void> {
+  const { limiter, instrumentation, clock } = config
+  if (!limiter) return
+  if (!instrumentation?.limiter) return limiter.acquire(spec.user, spec.signal)
+  const started = clock.now()
+  let refused = false
+  try {
+    await limiter.acquire(spec.user, spec.signal)
+  } catch (error) {
+    refused = error instanceof RateLimitedError
+    throw error
+  } finally {
+    instrumentation.limiter({ endpoint: spec.endpoint, durationMs: clock.now() - started, refused })
+  }
+}
+
+/** What an attempt learned before it ended, for instrumentation. */
+interface Answered {
+  status: number
+}
+
+/** One attempt, reported to the instrumentation when there is one. */
 async function attemptOnce<S extends z.ZodMiniType>(
   config: TransportConfig,
   spec: RequestSpec<S>,
   url: URL,
   request: RequestInfo,
+  attempt: number,
+): Promise<z.output<S>> {
+  const observe = config.instrumentation?.request
+  const answered: Answered = { status: 0 }
+  if (!observe) return sendOnce(config, spec, url, request, answered)
+  const started = performance.now()
+  const report = (error: string | undefined) =>
+    observe({
+      method: spec.method,
+      endpoint: spec.endpoint,
+      status: answered.status,
+      durationMs: performance.now() - started,
+      attempt,
+      error,
+    })
+  try {
+    const result = await sendOnce(config, spec, url, request, answered)
+    report(undefined)
+    return result
+  } catch (error) {
+    report(spec.signal?.aborted ? 'aborted' : kindOf(error))
+    throw error
+  }
+}
+
+async function sendOnce<S extends z.ZodMiniType>(
+  config: TransportConfig,
+  spec: RequestSpec<S>,
+  url: URL,
+  request: RequestInfo,
+  answered: Answered,
 ): Promise<z.output<S>> {
   const timeout = AbortSignal.timeout(spec.timeoutMs)
   const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout
@@ -94,6 +156,7 @@ async function attemptOnce<S extends z.ZodMiniType>(
       ...(spec.body === undefined ? {} : { body: JSON.stringify(spec.body) }),
     })
     status = response.status
+    answered.status = status
     raw = await response.text()
   } catch (error) {
     // The caller's abort wins: rethrow its reason untouched, as fetch itself does.

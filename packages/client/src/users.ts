@@ -27,6 +27,7 @@ export interface UsersApi {
 
 export function usersApi(ctx: ClientContext): UsersApi {
   const get = <S extends z.ZodMiniType>(
+    endpoint: string,
     path: string,
     schema: S,
     options: CallOptions,
@@ -34,6 +35,7 @@ export function usersApi(ctx: ClientContext): UsersApi {
   ) =>
     ctx.send({
       method: 'GET',
+      endpoint,
       path,
       schema,
       retry: 'read',
@@ -44,12 +46,14 @@ export function usersApi(ctx: ClientContext): UsersApi {
   return {
     list: async (appId, options = {}) => {
       const path = `/apps/${segment(requireId('appId', appId))}/users`
-      if (options.state === undefined) return get(path, userListSchema, options)
+      const endpoint = '/apps/:app_id/users'
+      if (options.state === undefined) return get(endpoint, path, userListSchema, options)
       const state = parseInput(userStateFilterSchema, options.state, 'state')
-      return get(path, userListSchema, options, { state })
+      return get(endpoint, path, userListSchema, options, { state })
     },
     get: async (appId, userAppId, options = {}) =>
       get(
+        '/apps/:app_id/users/:user_app_id',
         `/apps/${segment(requireId('appId', appId))}/users/${segment(requireId('userAppId', userAppId))}`,
         userDetailSchema,
         options,

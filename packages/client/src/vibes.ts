@@ -52,6 +52,7 @@ export function vibesApi(ctx: ClientContext): VibesApi {
     patterns: (options = {}) =>
       ctx.send({
         method: 'GET',
+        endpoint: '/vibes/patterns',
         path: '/vibes/patterns',
         schema: vibePatternsSchema,
         retry: 'read',
@@ -76,6 +77,7 @@ async function trigger(
     : ctx.options.timeoutMs
   const result: TriggerResult & LinkedResult = await ctx.send({
     method: 'POST',
+    endpoint: '/vibes/trigger',
     path: '/vibes/trigger',
     body,
     schema: awaiting ? awaitTriggerResultSchema : queuedTriggerResultSchema,

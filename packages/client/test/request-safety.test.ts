@@ -122,9 +122,11 @@ describe('a request the platform refuses to build', () => {
         limiter: undefined,
         clock: fakeClock(),
         logger: silentLogger,
+        instrumentation: undefined,
       })
       const error = await send({
         method: 'GET',
+        endpoint: '/vibes/patterns',
         path: '/vibes/patterns',
         schema: z.unknown(),
         retry: 'read',

@@ -1,6 +1,6 @@
 /**
- * What an adapter translates between: its framework's request and response and the receiver's.
- * Apps do not need it.
+ * What an adapter translates between: its framework's request and response and the receiver's,
+ * and what an instrumentation (`@ringhook/otel`) observes of each delivery. Apps do not need it.
  *
  * @packageDocumentation
  */
@@ -10,6 +10,13 @@ export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
 export type { BodyInput, BodyReader, BodyResult, FetchBody } from './receiver/body.js'
 export { bodyDeadlines, type Deadline, type Deadlines } from './receiver/deadlines.js'
 export { fromFetchRequest, toFetchResponse } from './receiver/fetch.js'
+export type {
+  ClaimOutcome,
+  DeliveryObserver,
+  DeliveryOutcome,
+  Instrumentation,
+  SettleOperation,
+} from './receiver/instrumentation.js'
 export type { HandleHooks, WebhookRequest } from './receiver/request.js'
 export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
 export {

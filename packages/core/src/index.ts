@@ -18,6 +18,7 @@ export type { ClaimResult, DedupStore, StoredReply } from './dedup/store.js'
 export { ERRORS, type ErrorCode, type ErrorPhase, RinghookConfigError, RinghookError } from './errors.js'
 export { consoleLogger, type LogFn, type Logger, silentLogger } from './logger.js'
 export { createReceiver, type Receiver } from './receiver/create-receiver.js'
+export type { Instrumentation } from './receiver/instrumentation.js'
 export type { CloseOptions, CloseResult } from './receiver/lifecycle.js'
 export type { ReceiverOptions, ResolvedOptions, SecretResolver } from './receiver/options.js'
 export type {

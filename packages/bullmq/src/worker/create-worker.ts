@@ -1,6 +1,7 @@
 import { consoleLogger, type EventName, type Logger, RinghookConfigError, RinghookError } from '@ringhook/core'
 import { Worker as BullWorker, type ConnectionOptions, type Job, UnrecoverableError } from 'bullmq'
 import { type Connection, workerConnection } from '../connection.js'
+import type { QueueInstrumentation } from '../instrumentation.js'
 import { fromJobData } from '../job-data.js'
 import { positive, queueName } from '../options.js'
 import { JobRun } from './context.js'
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   stalledIntervalMs?: number
   /** Start taking jobs at once. Default true; register handlers in the same tick, or pass false and call `run()`. */
   autorun?: boolean
+  /** Traces and metrics of each job run, e.g. `otelQueueInstrumentation()` from `@ringhook/otel`. */
+  instrumentation?: QueueInstrumentation
 }
 
 /** What `worker.close()` found. */
@@ -91,11 +94,23 @@ export function createWorker(options: WorkerOptions): RinghookWorker {
     const decoded = fromJobData(job.data)
     // No retry can make a job readable: fail it now, reported to onError.
     if (!decoded.ok) throw new UnrecoverableError(`JobDataError: ${decoded.message}`)
-    const run = new JobRun(logger, decoded.event.event, decoded.delivery, jobInfo(name, job))
+    const info = jobInfo(name, job)
+    const run = new JobRun(logger, decoded.event.event, decoded.delivery, info)
     signal?.addEventListener('abort', () => run.abort(signal.reason), { once: true })
+    const observer = options.instrumentation?.process?.({
+      event: decoded.event.event,
+      queue: name,
+      jobId: info.id,
+      attempt: info.attempt,
+      trace: decoded.trace,
+    })
+    const started = observer ? performance.now() : 0
+    const handle = () => registry.run(decoded.event, run)
     try {
-      await running.run(job, token, run, registry.run(decoded.event, run))
+      await running.run(job, token, run, observer?.run ? observer.run(handle) : handle())
+      observer?.end?.(true, performance.now() - started)
     } catch (error) {
+      observer?.end?.(false, performance.now() - started)
       if (!(error instanceof Error && error.name === 'WaitingError'))
         run.logger.warn(
           { err: describe(error) },

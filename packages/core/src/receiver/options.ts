@@ -6,6 +6,7 @@ import { RinghookConfigError } from '../errors.js'
 import { consoleLogger, type Logger } from '../logger.js'
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../signature/headers.js'
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js'
+import type { Instrumentation } from './instrumentation.js'
 import { DEFAULT_LOG_LIMIT, type LogLimit } from './log-limit.js'
 
 /**
@@ -78,6 +79,11 @@ export interface ReceiverOptions {
     /** The timestamp header's name. Default `x-service-timestamp`. */
     timestamp?: string
   }
+  /**
+   * Traces and metrics for every delivery, e.g. `otelInstrumentation()` from `@ringhook/otel`.
+   * Default: none, and then no instrumentation work is done at all.
+   */
+  instrumentation?: Instrumentation
 }
 
 /** The options as the receiver runs with them: validated, defaults filled in (`receiver.options`). */
@@ -120,6 +126,8 @@ export type ResolvedOptions = Readonly<{
   timestampHeader: string
   /** Whether the resolver wants the app id, which costs an early parse. */
   resolvesPerApp: boolean
+  /** Traces and metrics for every delivery, when configured. */
+  instrumentation: Instrumentation | undefined
 }>
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -155,6 +163,12 @@ function logLimit(value: ReceiverOptions['logLimit']): LogLimit {
   if (!Number.isInteger(lines) || lines < 0)
     throw new RinghookConfigError(`logLimit.lines must be a whole number >= 0, got ${String(lines)}`)
   return Object.freeze({ lines, intervalMs: positive('logLimit.intervalMs', value?.intervalMs, 60_000) })
+}
+
+function instrumentation(value: Instrumentation | undefined): Instrumentation | undefined {
+  if (value !== undefined && typeof value?.delivery !== 'function')
+    throw new RinghookConfigError('instrumentation must have a `delivery(request)` method, e.g. otelInstrumentation()')
+  return value
 }
 
 /** Validates options and fills in defaults. Throws {@link RinghookConfigError}. */
@@ -201,5 +215,6 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     signatureHeader: (options.headers?.signature ?? SIGNATURE_HEADER).toLowerCase(),
     timestampHeader: (options.headers?.timestamp ?? TIMESTAMP_HEADER).toLowerCase(),
     resolvesPerApp: typeof options.secret === 'function',
+    instrumentation: instrumentation(options.instrumentation),
   })
 }

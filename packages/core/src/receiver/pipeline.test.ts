@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { isThenable } from '../awaitable.js'
 import { createMemoryStore } from '../dedup/memory-store.js'
 import { silentLogger } from '../logger.js'
 import { signWebhook } from '../signature/sign.js'
 import { vibe } from '../vibe.js'
+import type { Instrumentation } from './instrumentation.js'
 import { Lifecycle } from './lifecycle.js'
 import { resolveOptions } from './options.js'
 import { Pipeline } from './pipeline.js'
@@ -28,15 +29,19 @@ const gesture = (id: number) => ({
   data: {},
 })
 
-function pipelineWith(register: (registry: Registry) => void): Pipeline {
+function pipelineWith(register: (registry: Registry) => void, instrumentation?: Instrumentation): Pipeline {
   const registry = new Registry()
   register(registry)
   return new Pipeline(
-    resolveOptions({ secret, logger: silentLogger, store: createMemoryStore() }),
+    resolveOptions({ secret, logger: silentLogger, store: createMemoryStore(), instrumentation }),
     registry,
     new Lifecycle(),
   )
 }
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 describe('the synchronous fast path', () => {
   // The receiver's speed rests on this: a buffered delivery through the memory store with synchronous
@@ -71,5 +76,28 @@ describe('the synchronous fast path', () => {
     const response = pipeline.handle(await signed(gesture(3)), {})
     expect(isThenable(response)).toBe(true)
     expect((await response).status).toBe(200)
+  })
+
+  it('reads no clock for instrumentation when none is configured, and stays synchronous with one', async () => {
+    const clock = vi.spyOn(performance, 'now')
+    const gestureReply = (registry: Registry) => registry.add(['gesture'], () => vibe('tap', 'pulse'))
+    const bare = pipelineWith(gestureReply)
+    const request = await signed(gesture(4))
+    clock.mockClear()
+    for (let i = 0; i < 2; i++) expect(isThenable(bare.handle(request, {}))).toBe(false)
+    expect(clock).not.toHaveBeenCalled()
+
+    // An observer that wraps the handlers synchronously keeps the path free of promises.
+    const seen: string[] = []
+    const observed = pipelineWith(gestureReply, {
+      delivery: () => ({
+        runHandlers: (run) => run(),
+        handled: (ok) => void seen.push(`handled ${ok}`),
+        end: (status, outcome) => void seen.push(`${status} ${outcome}`),
+      }),
+    })
+    for (let i = 0; i < 2; i++) expect(isThenable(observed.handle(request, {}))).toBe(false)
+    expect(seen).toEqual(['handled true', '200 ok', '200 duplicate'])
+    expect(clock).toHaveBeenCalled()
   })
 })

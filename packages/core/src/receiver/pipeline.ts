@@ -9,9 +9,11 @@ import { getHeader } from '../signature/headers.js'
 import { type VerifyResult, verifyNow } from '../signature/verify.js'
 import { type BodyResult, readBody } from './body.js'
 import { DeliveryContext } from './context.js'
+import type { ClaimOutcome, DeliveryObserver } from './instrumentation.js'
 import { type DecodedJson, decodeJson } from './json.js'
 import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
+import { DUPLICATE_HEADER, outcomeOf } from './outcome.js'
 import type { Registry } from './registry.js'
 import { toGestureReply } from './reply.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
@@ -23,6 +25,7 @@ interface Delivery {
   key: string
   context: DeliveryContext
   hooks: HandleHooks
+  observer: DeliveryObserver | undefined
 }
 
 /** What the pipeline asks of the receiver's lifecycle. */
@@ -34,7 +37,7 @@ export interface PipelineState {
 }
 
 const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
-const DUPLICATE = Object.freeze({ 'x-ringhook-duplicate': 'true' })
+const DUPLICATE = Object.freeze({ [DUPLICATE_HEADER]: 'true' })
 const RETRY_SOON = Object.freeze({ 'retry-after': '1' })
 const STORE_FULL =
   'The dedup store is full of deliveries still inside their dedup window: answered 503 so the service retries. ' +
@@ -80,11 +83,15 @@ export class Pipeline {
   }
 
   handle(request: WebhookRequest, hooks: HandleHooks): Awaitable<WebhookResponse> {
+    let observer: DeliveryObserver | undefined
     try {
-      const response = this.#state.closing ? shuttingDown() : this.#receive(request, hooks)
-      return isThenable(response) ? Promise.resolve(response).catch((error) => this.#unexpected(error)) : response
+      observer = this.#options.instrumentation?.delivery(request)
+      const response = this.#state.closing ? shuttingDown() : this.#receive(request, hooks, observer)
+      if (!isThenable(response)) return observer ? ended(observer, response) : response
+      const answered = Promise.resolve(response).catch((error) => this.#unexpected(error))
+      return observer ? answered.then((result) => ended(observer as DeliveryObserver, result)) : answered
     } catch (error) {
-      return this.#unexpected(error)
+      return observer ? ended(observer, this.#unexpected(error)) : this.#unexpected(error)
     }
   }
 
@@ -95,7 +102,11 @@ export class Pipeline {
   }
 
   /** Checks what the headers alone can tell, then reads the body within the limits. */
-  #receive(request: WebhookRequest, hooks: HandleHooks): Awaitable<WebhookResponse> {
+  #receive(
+    request: WebhookRequest,
+    hooks: HandleHooks,
+    observer: DeliveryObserver | undefined,
+  ): Awaitable<WebhookResponse> {
     const { maxBodyBytes } = this.#options
     if (request.method !== 'POST' && request.method.toUpperCase() !== 'POST') {
       return errorResponse('method_not_allowed', { allow: 'POST' })
@@ -111,12 +122,17 @@ export class Pipeline {
       return this.#reject('unsupported_media_type', {})
     }
     return andThen(readBody(request.rawBody, maxBodyBytes, this.#options.bodyTimeoutMs), (body) =>
-      this.#authenticate(request, body, hooks),
+      this.#authenticate(request, body, hooks, observer),
     )
   }
 
   /** Finds the secrets for this delivery and checks its timestamp and signature. */
-  #authenticate(request: WebhookRequest, body: BodyResult, hooks: HandleHooks): Awaitable<WebhookResponse> {
+  #authenticate(
+    request: WebhookRequest,
+    body: BodyResult,
+    hooks: HandleHooks,
+    observer: DeliveryObserver | undefined,
+  ): Awaitable<WebhookResponse> {
     if (!body.ok) return this.#reject(body.code, {})
     // Parsed early only when a resolver needs the (untrusted) app id; reused after verification.
     const early = this.#options.resolvesPerApp ? decodeJson(body.bytes) : undefined
@@ -139,7 +155,7 @@ export class Pipeline {
         toleranceSeconds: this.#options.toleranceSeconds,
         now: this.#options.now,
       })
-      return andThen(verified, (result) => this.#accept(body.bytes, early, result, hooks))
+      return andThen(verified, (result) => this.#accept(body.bytes, early, result, hooks, observer))
     })
   }
 
@@ -156,8 +172,10 @@ export class Pipeline {
     early: DecodedJson | undefined,
     verified: VerifyResult,
     hooks: HandleHooks,
+    observer: DeliveryObserver | undefined,
   ): Awaitable<WebhookResponse> {
     const { logger } = this.#options
+    observer?.verified?.(verified)
     if (!verified.ok) return this.#reject('unauthorized', { reason: verified.reason }, verified.message)
     const decoded = early ?? decodeJson(bytes)
     if (!decoded.ok) return this.#reject('invalid_json', {})
@@ -182,15 +200,21 @@ export class Pipeline {
     )
     // Closed while this body was read: no claim is taken, so the service's retry is processed in full.
     if (this.#state.closing) return shuttingDown()
-    const delivery: Delivery = { event, key, context, hooks }
+    observer?.accepted?.(event.event, key)
+    const delivery: Delivery = { event, key, context, hooks, observer }
     return this.#claim(delivery)
   }
 
   /** Claims the delivery's key, then runs the handlers, or replays the reply a duplicate already got. */
   #claim(delivery: Delivery): Awaitable<WebhookResponse> {
     const { store, inFlightTtlMs } = this.#options
+    const started = delivery.observer ? performance.now() : 0
     const claimed = attempt(() => store.claim(delivery.key, inFlightTtlMs))
-    return andThen(claimed, (claim) => this.#afterClaim(delivery, claim))
+    const waited = delivery.observer !== undefined && isThenable(claimed)
+    return andThen(claimed, (claim) => {
+      delivery.observer?.claimed?.(claimOutcome(claim), waited ? performance.now() - started : undefined)
+      return this.#afterClaim(delivery, claim)
+    })
   }
 
   #afterClaim(delivery: Delivery, claim: Attempt<ClaimResult>): Awaitable<WebhookResponse> {
@@ -234,9 +258,18 @@ export class Pipeline {
 
   /** Synchronous when every handler returned a plain value, so the common case skips the deadline timer. */
   #runHandlers(delivery: Delivery): Awaitable<HandlerOutcome> {
-    return andThen(this.#registry.run(delivery.event, delivery.context), (result) =>
-      result.ok ? toOutcome(delivery, result.value) : { ok: false, errors: result.errors.map(handlerFailed) },
-    )
+    const { observer } = delivery
+    const started = observer ? performance.now() : 0
+    const ran = observer?.runHandlers
+      ? observer.runHandlers(() => this.#registry.run(delivery.event, delivery.context))
+      : this.#registry.run(delivery.event, delivery.context)
+    return andThen(ran, (result) => {
+      const outcome: HandlerOutcome = result.ok
+        ? toOutcome(delivery, result.value)
+        : { ok: false, errors: result.errors.map(handlerFailed) }
+      observer?.handled?.(outcome.ok, performance.now() - started)
+      return outcome
+    })
   }
 
   async #raceDeadline(
@@ -255,6 +288,7 @@ export class Pipeline {
 
     delivery.context.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
     const late = onDeadline === 'acknowledge'
+    delivery.observer?.deadline?.(onDeadline)
     delivery.context.logger.warn(
       { deadline_ms: deadlineMs },
       late
@@ -279,6 +313,7 @@ export class Pipeline {
     phase: 'handler' | 'after_reply',
   ): Awaitable<StoredReply> {
     const { store, completedTtlMs } = this.#options
+    const started = delivery.observer && token ? performance.now() : 0
     const settled = token
       ? attempt(() =>
           outcome.ok
@@ -288,7 +323,12 @@ export class Pipeline {
       : undefined
     const answer = (): Awaitable<StoredReply> =>
       outcome.ok ? outcome.reply : this.#reportFailures(delivery, outcome.errors, phase)
+    const waited = delivery.observer !== undefined && isThenable(settled)
     return andThen(settled, (result) => {
+      if (result) {
+        const durationMs = waited ? performance.now() - started : undefined
+        delivery.observer?.settled?.(outcome.ok ? 'complete' : 'release', result.ok, durationMs)
+      }
       if (result?.ok !== false) return answer()
       const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
         cause: result.error,
@@ -341,6 +381,18 @@ export class Pipeline {
 const shuttingDown = (): WebhookResponse => errorResponse('shutting_down', { 'retry-after': '1', connection: 'close' })
 
 const toResponse = (reply: StoredReply): WebhookResponse => rawJsonResponse(reply.status, reply.body)
+
+const claimOutcome = (claim: Attempt<ClaimResult>): ClaimOutcome => (claim.ok ? claim.value.state : 'error')
+
+/** Tells the observer what was answered. Past this point its failure cannot change the answer: ignored. */
+function ended(observer: DeliveryObserver, response: WebhookResponse): WebhookResponse {
+  try {
+    observer.end?.(response.status, outcomeOf(response))
+  } catch {
+    // An instrumentation bug must not turn a delivery's answer into an exception.
+  }
+  return response
+}
 
 const handlerFailed = (error: unknown): RinghookError =>
   new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })

@@ -1,0 +1,34 @@
+import { closeGracefully } from '@ringhook/node'
+import { createApp } from './app.js'
+import { startTelemetry } from './telemetry.js'
+
+const secret = process.env.RING_WEBHOOK_SECRET
+if (!secret) {
+  console.error(
+    'RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page, e.g.\n  RING_WEBHOOK_SECRET=whsec_... pnpm start',
+  )
+  process.exit(1)
+}
+const port = Number(process.env.PORT ?? 3000)
+
+// The SDK starts first: the receiver's instruments are made from the meter provider it registers.
+const telemetry = startTelemetry()
+const { server, receiver } = createApp(secret, telemetry.metrics)
+server.listen(port, () => {
+  console.log(`ringhook example (OpenTelemetry) listening on http://localhost:${port}/webhooks`)
+  console.log(`Prometheus metrics at http://localhost:${port}/metrics`)
+})
+
+// As in examples/node-http: on SIGTERM the port closes, deliveries still arriving on open
+// connections are answered 503 so the service retries them, handlers get 10 s; then the SDK sends
+// what it still holds.
+let stopping = false
+process.on('SIGTERM', async () => {
+  if (stopping) return
+  stopping = true
+  console.log('SIGTERM: finishing deliveries in progress')
+  const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
+  await telemetry.shutdown()
+  console.log(drained ? 'Stopped cleanly' : `Stopped with ${pending} handler(s) still running`)
+  process.exit(drained ? 0 : 1)
+})
