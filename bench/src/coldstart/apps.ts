@@ -4,6 +4,7 @@
  * contender loads nothing the others need (node:http and the fetch hosts are loaded by the child).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { deliveryKey, isValidEvent, SeenDeliveries } from '../hand/checks.js'
 import { handRolledWebRoute } from '../hand/web-route.js'
 
 export type NodeListener = (request: IncomingMessage, response: ServerResponse) => void
@@ -27,32 +28,48 @@ function ringhookReceiver(core: typeof import('@ringhook/core'), secret: string)
 
 const handNode: ColdApp = async () => {
   const { createHmac, timingSafeEqual } = await import('node:crypto')
-  return (secret) => ({
-    kind: 'node',
-    listener: (req, res) => {
-      const chunks: Buffer[] = []
-      req.on('data', (chunk: Buffer) => chunks.push(chunk))
-      req.on('end', () => {
-        const body = Buffer.concat(chunks)
-        const signature = req.headers['x-service-signature']
-        const timestamp = req.headers['x-service-timestamp']
-        const sentAt = Number(timestamp)
-        const fresh = Number.isInteger(sentAt) && Math.abs(Date.now() / 1000 - sentAt) <= 300
-        const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest()
-        const given = Buffer.from(typeof signature === 'string' ? signature.slice(7) : '', 'hex')
-        if (!fresh || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-          res.writeHead(401).end()
-          return
-        }
-        const event = JSON.parse(body.toString('utf8')) as { gesture_type?: string }
-        const reply = {
-          success: true,
-          vibe: { sequence: VIBE.map((type) => ({ type })), message: message(event.gesture_type) },
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply))
-      })
-    },
-  })
+  return (secret) => {
+    const seen = new SeenDeliveries(15 * 60_000)
+    return {
+      kind: 'node',
+      listener: (req, res) => {
+        const chunks: Buffer[] = []
+        req.on('data', (chunk: Buffer) => chunks.push(chunk))
+        req.on('end', () => {
+          const body = Buffer.concat(chunks)
+          const signature = req.headers['x-service-signature']
+          const timestamp = req.headers['x-service-timestamp']
+          const sentAt = Number(timestamp)
+          const fresh = Number.isInteger(sentAt) && Math.abs(Date.now() / 1000 - sentAt) <= 300
+          const expected = createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest()
+          const given = Buffer.from(typeof signature === 'string' ? signature.slice(7) : '', 'hex')
+          if (!fresh || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+            res.writeHead(401).end()
+            return
+          }
+          let event: unknown
+          try {
+            event = JSON.parse(body.toString('utf8'))
+          } catch {
+            res.writeHead(400).end()
+            return
+          }
+          // What the spec asks beyond the signature: the fields checked, a duplicate acknowledged only.
+          if (!isValidEvent(event)) {
+            res.writeHead(400).end()
+            return
+          }
+          const reply = seen.firstTime(deliveryKey(event))
+            ? {
+                success: true,
+                vibe: { sequence: VIBE.map((type) => ({ type })), message: message(event.gesture_type) },
+              }
+            : { ok: true }
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply))
+        })
+      },
+    }
+  }
 }
 
 const ringhookNode: ColdApp = async () => {

@@ -36,6 +36,23 @@ describe('fromNodeRequest', () => {
     expect(await read).toEqual({ ok: false, code: 'body_incomplete' })
   })
 
+  it('leaves its listeners on the stream once the body is read, and ignores what comes after', async () => {
+    // Removing them cost more than the read itself (bench/RESULTS.md): this pins that they stay.
+    const stream = new Readable({ read() {} })
+    const read = new StreamBody(stream).readBody(1024, 1000)
+    stream.push('{"event":"x"}')
+    stream.push(null)
+    const result = await read
+    expect(result.ok && Buffer.from(result.bytes).toString()).toBe('{"event":"x"}')
+    expect([stream.listenerCount('data'), stream.listenerCount('end'), stream.listenerCount('close')]).toEqual([
+      1, 1, 1,
+    ])
+    // A late 'error' or 'close' meets the body's listeners, which do nothing now (and nothing throws).
+    stream.emit('error', new Error('after the end'))
+    stream.emit('close')
+    expect(await read).toBe(result)
+  })
+
   it('prefers raw bytes a verify hook kept in req.rawBody', async () => {
     const kept = Buffer.from('{"kept":true}')
     expect(fromNodeRequest(await nodeRequest({ rawBody: kept, body: { kept: true } }, true)).rawBody).toBe(kept)

@@ -7,8 +7,8 @@ import type { StoredReply } from './store.js'
 
 /**
  * Per entry, beside its key's characters and its reply: the entry object (64), its share of the
- * Map, which holds up to 4 slots per entry before it shrinks (112), its references in the expiry
- * buckets, one per claim and per completion, with the arrays' spare room (24), and the key's
+ * Map, which holds up to 4 slots per entry before it shrinks (112), its references in the queue of
+ * claims and the expiry buckets, with the arrays' spare room (24), and the key's
  * string header, or the node of a key built by concatenation (40).
  */
 export const ENTRY_BYTES = 240

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { RinghookConfigError } from '../errors.js'
 import { createMemoryStore, type MemoryStoreOptions } from './memory-store.js'
 
@@ -47,6 +47,54 @@ describe('createMemoryStore', () => {
     expect((await store.claim('k', 1000)).state).toBe('in_flight')
     await store.release('k', claim.token)
     expect((await store.claim('k', 1000)).state).toBe('claimed')
+  })
+
+  it('completes the claim it has just taken without looking its key up again', () => {
+    const store = createMemoryStore()
+    const claim = store.claim('k', 1000)
+    if (claim.state !== 'claimed') throw new Error('unreachable')
+    // The receiver completes right after claiming: the store keeps that claim at hand (one Map
+    // lookup fewer a delivery, measured in bench/RESULTS.md).
+    const get = vi.spyOn(Map.prototype, 'get')
+    try {
+      store.complete('k', claim.token, reply, 1000)
+      expect(get.mock.calls.map(([key]) => key)).not.toContain('k')
+    } finally {
+      get.mockRestore()
+    }
+    expect(store.claim('k', 1000)).toEqual({ state: 'completed', reply })
+  })
+
+  it('forgets an expired delivery without looking its key up', () => {
+    const time = clock()
+    const store = createMemoryStore({ now: time.now })
+    const claim = store.claim('k', 1000)
+    if (claim.state !== 'claimed') throw new Error('unreachable')
+    store.complete('k', claim.token, reply, 1000)
+    time.advance(2000)
+    const get = vi.spyOn(Map.prototype, 'get')
+    try {
+      store.claim('other', 1000) // sweeps 'k' away
+      expect(get.mock.calls.map(([key]) => key)).not.toContain('k')
+    } finally {
+      get.mockRestore()
+    }
+    expect(store.size).toBe(1)
+  })
+
+  it('completes or releases an older claim all the same, and only with its own token', () => {
+    const store = createMemoryStore()
+    const first = store.claim('a', 1000)
+    const second = store.claim('b', 1000)
+    if (first.state !== 'claimed' || second.state !== 'claimed') throw new Error('unreachable')
+    store.complete('a', second.token, reply, 1000)
+    store.release('b', first.token)
+    expect([store.claim('a', 1000).state, store.claim('b', 1000).state]).toEqual(['in_flight', 'in_flight'])
+    store.complete('a', first.token, reply, 1000)
+    store.release('b', second.token)
+    store.complete('b', second.token, reply, 1000)
+    expect(store.claim('a', 1000)).toEqual({ state: 'completed', reply })
+    expect(store.claim('b', 1000).state).toBe('claimed')
   })
 
   it('forgets completed deliveries after their ttl', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { Deadlines } from './deadlines.js'
+import { type Deadline, Deadlines } from './deadlines.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -24,6 +24,27 @@ describe('Deadlines', () => {
     await sleep(60)
     expect(expired).toBe(0)
     expect(deadlines.size).toBe(0)
+  })
+
+  it('keeps its pending deadlines in order as they are cleared from anywhere in the list', () => {
+    const deadlines = new Deadlines()
+    const all = Array.from({ length: 5 }, () => deadlines.watch(60_000, () => {}))
+    for (const index of [2, 0, 4]) deadlines.clear(all[index] as Deadline)
+    deadlines.clear(all[2] as Deadline) // twice: nothing more
+    expect(deadlines.size).toBe(2)
+    for (const index of [1, 3]) deadlines.clear(all[index] as Deadline)
+    expect(deadlines.size).toBe(0)
+  })
+
+  it('allocates nothing per deadline beyond the deadline itself', () => {
+    // The list links the deadlines themselves (a Set costs 2-3 times as much per request): a
+    // watched deadline holds its neighbour.
+    const deadlines = new Deadlines()
+    const first = deadlines.watch(60_000, () => {})
+    const second = deadlines.watch(60_000, () => {})
+    expect((first as unknown as { next: unknown }).next).toBe(second)
+    deadlines.clear(first)
+    deadlines.clear(second)
   })
 
   it('serves short and long timeouts side by side', async () => {

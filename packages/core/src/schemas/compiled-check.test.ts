@@ -1,0 +1,137 @@
+import { isDeepStrictEqual } from 'node:util'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import * as z from 'zod/mini'
+import { compileCheck } from './compiled-check.js'
+import { EVENT_NAMES, parseEvent, webhookEventSchema } from './events.js'
+
+const schemas = webhookEventSchema.def.options
+
+const valid = (event: string) => ({
+  event,
+  ...(event === 'gesture' ? { gesture_type: 'double_tap' } : {}),
+  user_app_id: '3f0c6a52-9d4e-4b7e-8a51-2c7d9e0f1a3b',
+  app_id: 'app_8kq2m4x7',
+  timestamp: '2026-11-22T10:00:00.000Z',
+  data: event === 'notification.responded' ? { event_id: 'evt_1', response: 'emoji:👍' } : {},
+})
+
+// Values a field may take in a mutated payload: right and wrong types, edge strings, absence.
+const ABSENT = Symbol('absent')
+const fieldValue = fc.constantFrom<unknown>(
+  ABSENT,
+  '',
+  'x',
+  'yes',
+  'no',
+  'dismiss',
+  'maybe',
+  'emoji:',
+  'emoji:👍',
+  'gesture',
+  'notification.responded',
+  'app.installed',
+  '2026-11-22T10:00:00Z',
+  'Sun, 22 Nov 2026 10:00:00 GMT',
+  '2026-13-45T99:00:00Z',
+  'yesterday',
+  0,
+  42,
+  true,
+  null,
+  [],
+  {},
+  { event_id: 'evt_2', response: 'no' },
+  { event_id: '', response: 'yes' },
+  { event_id: 'evt_3' },
+)
+const FIELDS = ['event', 'gesture_type', 'user_app_id', 'external_user_id', 'app_id', 'timestamp', 'data', 'extra']
+const DATA_FIELDS = ['event_id', 'response', 'more']
+
+function mutate(base: Record<string, unknown>, changes: [string, unknown][]): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base }
+  if (typeof out.data === 'object' && out.data !== null) out.data = { ...(out.data as object) }
+  for (const [path, value] of changes) {
+    const [head, tail] = path.split('.') as [string, string | undefined]
+    const target = tail ? (out[head] as Record<string, unknown> | null) : out
+    if (typeof target !== 'object' || target === null || Array.isArray(target)) continue
+    const key = tail ?? head
+    if (value === ABSENT) delete target[key]
+    else target[key] = structuredClone(value)
+  }
+  return out
+}
+
+const payload = fc
+  .tuple(
+    fc.constantFrom(...EVENT_NAMES),
+    fc.array(fc.tuple(fc.constantFrom(...FIELDS, ...DATA_FIELDS.map((f) => `data.${f}`)), fieldValue), {
+      maxLength: 3,
+    }),
+  )
+  .map(([event, changes]) => mutate(valid(event), changes))
+
+describe('compileCheck', () => {
+  it('compiles every known event schema: the fast path is there for each', () => {
+    for (const schema of schemas) expect(compileCheck(schema)).toBeTypeOf('function')
+  })
+
+  it('passes a value only when zod accepts it and would return it unchanged', () => {
+    const seen = { passed: 0, refused: 0, missed: 0 }
+    fc.assert(
+      fc.property(payload, (value) => {
+        const schema = schemas.find((s) => s.shape.event.def.values[0] === value.event)
+        if (!schema) return
+        const check = compileCheck(schema) as (value: unknown) => boolean
+        const parsed = schema.safeParse(value)
+        if (check(value)) {
+          seen.passed++
+          expect(parsed.success).toBe(true)
+          expect(parsed.data).toEqual(value)
+        } else {
+          seen.refused++
+          // Refusing a value zod accepts unchanged only costs speed, but it should not happen here.
+          if (parsed.success && isDeepStrictEqual(parsed.data, value)) seen.missed++
+        }
+      }),
+      { numRuns: 3_000 },
+    )
+    // The run tried both sides, and the predicate passed every valid payload it was shown.
+    expect(seen.passed).toBeGreaterThan(300)
+    expect(seen.refused).toBeGreaterThan(300)
+    expect(seen.missed).toBe(0)
+  })
+
+  it('leaves to zod what zod would change: an own __proto__ key, a non-plain object', () => {
+    const schema = schemas.find((s) => s.shape.event.def.values[0] === 'app.installed')
+    const check = compileCheck(schema as z.core.$ZodType) as (value: unknown) => boolean
+    const polluted = JSON.parse(`{"__proto__":{"admin":true},${JSON.stringify(valid('app.installed')).slice(1)}`)
+    expect(check(polluted)).toBe(false)
+    expect(check(Object.assign(Object.create({ inherited: 1 }), valid('app.installed')))).toBe(false)
+    expect(check(valid('app.installed'))).toBe(true)
+  })
+
+  it('knows nothing else: strict and stripping objects, numbers, async refinements', () => {
+    expect(compileCheck(z.strictObject({ a: z.string() }))).toBeUndefined()
+    expect(compileCheck(z.object({ a: z.string() }))).toBeUndefined()
+    expect(compileCheck(z.looseObject({ a: z.number() }))).toBeUndefined()
+    const async = compileCheck(z.string().check(z.refine(async () => true))) as (value: unknown) => boolean
+    expect(async('x')).toBe(false)
+  })
+})
+
+describe('parseEvent on the compiled path', () => {
+  it('returns a valid event as it came, without a copy', () => {
+    for (const name of EVENT_NAMES) {
+      const value = { ...valid(name), extra: { kept: true } }
+      const parsed = parseEvent(value)
+      expect(parsed.ok && parsed.event).toBe(value)
+    }
+  })
+
+  it('still answers an invalid event with zod and its issues', () => {
+    const parsed = parseEvent({ ...valid('gesture'), gesture_type: 42 })
+    expect(parsed.ok).toBe(false)
+    if (!parsed.ok) expect(parsed.error.issues[0]?.path).toEqual(['gesture_type'])
+  })
+})
