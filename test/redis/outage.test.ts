@@ -65,7 +65,12 @@ describe('a Redis that goes down and comes back mid-run', () => {
     // Before: deliveries processed normally.
     const before = await newDeliveries(10)
     const originals = await Promise.all(before.map(({ delivery }) => deliver(delivery, urls)))
-    expect(originals.map((answer) => answer.attempts.length)).toEqual(before.map(() => 1))
+    // Each answered on its first attempt, or (a command slower than COMMAND_TIMEOUT_MS on a loaded
+    // machine) after retryable store_unavailable answers only.
+    for (const answer of originals)
+      expect(answer.attempts.slice(0, -1).map((attempt) => attempt.code)).toEqual(
+        answer.attempts.slice(0, -1).map(() => 'store_unavailable'),
+      )
 
     // A handler is running on A when Redis dies: it cannot record its reply, yet still answers.
     const held = gate()
