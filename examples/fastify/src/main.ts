@@ -17,12 +17,13 @@ if (adminToken !== undefined && adminToken.length < 32) {
   process.exit(1)
 }
 
+if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
+
 const { app, receiver } = createApp(secret, {}, { token: adminToken })
 await app.listen({ port, host: '0.0.0.0' })
 const address = app.server.address()
 const bound = typeof address === 'object' && address ? address.port : port
 console.log(`ringhook example (Fastify) listening on http://localhost:${bound}/webhooks`)
-if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this
 // process). Not `app.close()`: it would cut idle kept-alive connections, on which a request may be

@@ -19,6 +19,8 @@ if (adminToken !== undefined && adminToken.length < 32) {
   process.exit(1)
 }
 
+if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
+
 const { app, receiver } = await createApp(secret, {}, { token: adminToken })
 await app.listen(port)
 // Not `app.close()` on SIGTERM: it closes the server the way Node does, cutting idle kept-alive
@@ -27,7 +29,6 @@ const server = app.getHttpServer() as Server
 console.log(
   `ringhook example (NestJS) listening on http://localhost:${(server.address() as AddressInfo).port}/webhooks`,
 )
-if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this
 // process). The port closes; deliveries that still arrive on open connections are answered 503
