@@ -143,4 +143,16 @@ describe('@ringhook/fastify', () => {
     expect(logged).toContainEqual(expect.objectContaining({ code: 'unauthorized', reason: 'signature_mismatch' }))
     expect(JSON.stringify(logged)).not.toContain(SECRET)
   })
+
+  it("names the service's content type among its parsers, so Fastify caches the lookup instead of redoing it per request", async () => {
+    const { receiver } = gestureReceiver()
+    const instance = Fastify()
+    app = instance
+    // The plugin run on this instance itself (register would give it a scope of its own, out of sight).
+    await new Promise<void>((resolve, reject) =>
+      ringhook(receiver)(instance, {}, (error) => (error ? reject(error) : resolve())),
+    )
+    expect(instance.hasContentTypeParser('application/json')).toBe(true)
+    expect(instance.hasContentTypeParser('text/plain')).toBe(false)
+  })
 })
