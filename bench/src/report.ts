@@ -65,6 +65,7 @@ function header(r: Results): string {
     `- Packages: ${versions}`,
     `- Load average (1, 5, 15 min) on ${s.cpus} cores: ${loads(s.loadAverage)} at the start, ${loads(r.loadAtEnd)} at the end`,
     `- Machine: shared with other work while it ran; in the HTTP runs the load generator and the server share the ${s.cpus} cores. Ratios (same run, interleaved) are what to read; absolute numbers are this machine's.`,
+    '- What each optimisation bought, measured before and after it: [HISTORY.md](HISTORY.md) (kept by hand; this file is rewritten by every full run).',
     '',
   ]
   return lines.join('\n')
