@@ -54,8 +54,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "their spans are children of the delivery's, and the attributes. In the HTTP server the instrumented " +
       'receiver spends 15–35 µs more server CPU a request than the plain one (40–42 µs), which is 0.57×–0.99× ' +
       "its req/s across runs; without the AsyncLocalStorage context manager it spends as much, so the server's " +
-      'extra over the in-process cost is not the context; nor is it garbage collection (`--trace-gc`: 2.8 against ' +
-      '1.7 µs of collection per request). It is not split further yet.',
+      'extra over the in-process cost is not the context; nor is it garbage collection (`--trace-gc`: 3.5 against ' +
+      '2.2 µs of collection per request). It is not split further yet.',
   },
   {
     targets: ['enqueue path'],
