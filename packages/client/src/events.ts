@@ -1,5 +1,5 @@
 import { type EventResponseRecord, eventResponseRecordSchema } from '@ringhook/core/api'
-import type { CallOptions, ClientContext } from './context.js'
+import { type CallOptions, type ClientContext, read } from './context.js'
 import type { LinkedResult } from './dedup-link.js'
 import { ValidationError } from './errors.js'
 import { requireId, segment } from './validate.js'
@@ -35,15 +35,15 @@ export interface EventsApi {
 
 export function eventsApi(ctx: ClientContext): EventsApi {
   const response = async (eventId: string, options: ResponseOptions = {}) => {
-    const record: EventResponseRecord & LinkedResult = await ctx.send({
-      method: 'GET',
-      endpoint: '/events/:event_id/response',
-      path: `/events/${segment(requireId('eventId', eventId))}/response`,
-      schema: eventResponseRecordSchema,
-      retry: 'read',
-      timeoutMs: ctx.options.timeoutMs,
-      signal: options.signal,
-    })
+    const record: EventResponseRecord & LinkedResult = await read(
+      ctx,
+      {
+        endpoint: '/events/:event_id/response',
+        path: `/events/${segment(requireId('eventId', eventId))}/response`,
+        schema: eventResponseRecordSchema,
+      },
+      options,
+    )
     const appId = options.appId ?? ctx.link?.appOf(eventId)
     if (ctx.link && record.status === 'responded' && record.response) {
       if (appId === undefined) {

@@ -1,6 +1,6 @@
 import { installListSchema, type OwnInstall, ownInstallSchema } from '@ringhook/core/api'
 import type * as z from 'zod/mini'
-import type { CallOptions, ClientContext } from './context.js'
+import { type CallOptions, type ClientContext, read } from './context.js'
 import { requireId, segment } from './validate.js'
 
 /** The answer of `GET /apps/:app_id/installs`: `{ installs }`. */
@@ -15,24 +15,14 @@ export interface InstallsApi {
 }
 
 export function installsApi(ctx: ClientContext): InstallsApi {
-  const get = <S extends z.ZodMiniType>(endpoint: string, path: string, schema: S, options: CallOptions) =>
-    ctx.send({
-      method: 'GET',
-      endpoint,
-      path,
-      schema,
-      retry: 'read',
-      timeoutMs: ctx.options.timeoutMs,
-      signal: options.signal,
-    })
+  const installs = (appId: string) => `/apps/${segment(requireId('appId', appId))}/installs`
   return {
     list: async (appId, options = {}) =>
-      get('/apps/:app_id/installs', `/apps/${segment(requireId('appId', appId))}/installs`, installListSchema, options),
+      read(ctx, { endpoint: '/apps/:app_id/installs', path: installs(appId), schema: installListSchema }, options),
     me: async (appId, options = {}) =>
-      get(
-        '/apps/:app_id/installs/@me',
-        `/apps/${segment(requireId('appId', appId))}/installs/@me`,
-        ownInstallSchema,
+      read(
+        ctx,
+        { endpoint: '/apps/:app_id/installs/@me', path: `${installs(appId)}/@me`, schema: ownInstallSchema },
         options,
       ),
   }

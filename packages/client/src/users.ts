@@ -6,7 +6,7 @@ import {
   userStateFilterSchema,
 } from '@ringhook/core/api'
 import type * as z from 'zod/mini'
-import type { CallOptions, ClientContext } from './context.js'
+import { type CallOptions, type ClientContext, read } from './context.js'
 import { parseInput, requireId, segment } from './validate.js'
 
 /** The answer of `GET /apps/:app_id/users`: `{ users }`. */
@@ -26,36 +26,22 @@ export interface UsersApi {
 }
 
 export function usersApi(ctx: ClientContext): UsersApi {
-  const get = <S extends z.ZodMiniType>(
-    endpoint: string,
-    path: string,
-    schema: S,
-    options: CallOptions,
-    query?: Record<string, string>,
-  ) =>
-    ctx.send({
-      method: 'GET',
-      endpoint,
-      path,
-      schema,
-      retry: 'read',
-      timeoutMs: ctx.options.timeoutMs,
-      signal: options.signal,
-      ...(query ? { query } : {}),
-    })
+  const users = (appId: string) => `/apps/${segment(requireId('appId', appId))}/users`
   return {
     list: async (appId, options = {}) => {
-      const path = `/apps/${segment(requireId('appId', appId))}/users`
-      const endpoint = '/apps/:app_id/users'
-      if (options.state === undefined) return get(endpoint, path, userListSchema, options)
+      const spec = { endpoint: '/apps/:app_id/users', path: users(appId), schema: userListSchema }
+      if (options.state === undefined) return read(ctx, spec, options)
       const state = parseInput(userStateFilterSchema, options.state, 'state')
-      return get(endpoint, path, userListSchema, options, { state })
+      return read(ctx, { ...spec, query: { state } }, options)
     },
     get: async (appId, userAppId, options = {}) =>
-      get(
-        '/apps/:app_id/users/:user_app_id',
-        `/apps/${segment(requireId('appId', appId))}/users/${segment(requireId('userAppId', userAppId))}`,
-        userDetailSchema,
+      read(
+        ctx,
+        {
+          endpoint: '/apps/:app_id/users/:user_app_id',
+          path: `${users(appId)}/${segment(requireId('userAppId', userAppId))}`,
+          schema: userDetailSchema,
+        },
         options,
       ),
   }

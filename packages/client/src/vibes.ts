@@ -8,7 +8,7 @@ import {
   type VibePatterns,
   vibePatternsSchema,
 } from '@ringhook/core/api'
-import type { CallOptions, ClientContext } from './context.js'
+import { type CallOptions, type ClientContext, read } from './context.js'
 import type { LinkedResult } from './dedup-link.js'
 import { prepareTrigger, type TriggerInput } from './trigger-input.js'
 
@@ -50,15 +50,7 @@ export interface VibesApi {
 export function vibesApi(ctx: ClientContext): VibesApi {
   return {
     patterns: (options = {}) =>
-      ctx.send({
-        method: 'GET',
-        endpoint: '/vibes/patterns',
-        path: '/vibes/patterns',
-        schema: vibePatternsSchema,
-        retry: 'read',
-        timeoutMs: ctx.options.timeoutMs,
-        signal: options.signal,
-      }),
+      read(ctx, { endpoint: '/vibes/patterns', path: '/vibes/patterns', schema: vibePatternsSchema }, options),
     trigger: ((input: TriggerInput, options: TriggerOptions = {}) =>
       trigger(ctx, input, options)) as VibesApi['trigger'],
   }

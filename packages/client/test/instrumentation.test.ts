@@ -24,7 +24,9 @@ describe('client instrumentation', () => {
     const { attempts, instrumentation } = recorder()
     const client = world.client({ instrumentation })
     await client.users.list(APP)
+    await client.users.list(APP, { state: 'active' })
     await client.users.get(APP, ALICE)
+    await client.installs.list(APP)
     await client.installs.me(APP)
     await client.vibes.patterns()
     const { event_id } = await client.vibes.trigger(tap)
@@ -32,7 +34,9 @@ describe('client instrumentation', () => {
     await client.users.get(APP, '0f8e8a39-5f8c-4a55-9c51-7b7cf0f6a0ff').catch(() => undefined)
     expect(summary(attempts)).toEqual([
       'GET /apps/:app_id/users 200 #1 undefined',
+      'GET /apps/:app_id/users 200 #1 undefined',
       'GET /apps/:app_id/users/:user_app_id 200 #1 undefined',
+      'GET /apps/:app_id/installs 200 #1 undefined',
       'GET /apps/:app_id/installs/@me 200 #1 undefined',
       'GET /vibes/patterns 200 #1 undefined',
       'POST /vibes/trigger 200 #1 undefined',

@@ -1,6 +1,6 @@
 import type { Attributes, Counter, Histogram, Meter } from '@opentelemetry/api'
 import { ATTR } from './attributes.js'
-import { lazyInstruments, type OtelOptions, seconds } from './options.js'
+import { durationHistogram, lazyInstruments, type OtelOptions, seconds } from './options.js'
 
 /** The shape of `ClientInstrumentation` from `@ringhook/client`, which this package does not depend on. */
 export interface ClientTelemetry {
@@ -28,20 +28,22 @@ interface ClientMetrics {
 
 function clientMetrics(meter: Meter): ClientMetrics {
   return {
-    requestDuration: meter.createHistogram('ringhook.client.request.duration', {
-      description: 'Requests (each attempt) the ringhook API client made, by endpoint and status',
-      unit: 's',
-      advice: { explicitBucketBoundaries: REQUEST_BUCKETS },
-    }),
+    requestDuration: durationHistogram(
+      meter,
+      'ringhook.client.request.duration',
+      'Requests (each attempt) the ringhook API client made, by endpoint and status',
+      REQUEST_BUCKETS,
+    ),
     rateLimited: meter.createCounter('ringhook.client.rate_limited', {
       description: 'Answers 429 Too Many Requests from the service, by endpoint',
       unit: '{response}',
     }),
-    limiterWait: meter.createHistogram('ringhook.client.limiter.wait', {
-      description: "Time requests waited for the client-side rate limiter's slot",
-      unit: 's',
-      advice: { explicitBucketBoundaries: WAIT_BUCKETS },
-    }),
+    limiterWait: durationHistogram(
+      meter,
+      'ringhook.client.limiter.wait',
+      "Time requests waited for the client-side rate limiter's slot",
+      WAIT_BUCKETS,
+    ),
   }
 }
 

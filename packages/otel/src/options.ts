@@ -1,4 +1,12 @@
-import { type Meter, type MeterProvider, metrics, type Tracer, type TracerProvider, trace } from '@opentelemetry/api'
+import {
+  type Histogram,
+  type Meter,
+  type MeterProvider,
+  metrics,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api'
 import { version } from '../package.json'
 
 /** Where telemetry goes. Both default to the providers the OpenTelemetry SDK registered globally. */
@@ -45,3 +53,7 @@ export function lazyInstruments<T>(options: OtelOptions, create: (meter: Meter) 
 
 /** Milliseconds, as ringhook measures them, to seconds, as OpenTelemetry records durations. */
 export const seconds = (ms: number): number => ms / 1000
+
+/** A histogram of durations in seconds, with the bucket boundaries that suit what it times. */
+export const durationHistogram = (meter: Meter, name: string, description: string, buckets: number[]): Histogram =>
+  meter.createHistogram(name, { description, unit: 's', advice: { explicitBucketBoundaries: buckets } })

@@ -11,7 +11,7 @@ import {
   trace,
 } from '@opentelemetry/api'
 import { ATTR } from './attributes.js'
-import { lazyInstruments, type OtelOptions, seconds, tracerFor } from './options.js'
+import { durationHistogram, lazyInstruments, type OtelOptions, seconds, tracerFor } from './options.js'
 import { HANDLER_BUCKETS, STORE_BUCKETS } from './receiver-metrics.js'
 
 /** The shape of `QueueInstrumentation` from `@ringhook/bullmq`, which this package does not depend on. */
@@ -38,16 +38,18 @@ interface QueueMetrics {
 
 function queueMetrics(meter: Meter): QueueMetrics {
   return {
-    enqueueDuration: meter.createHistogram('ringhook.queue.enqueue.duration', {
-      description: 'Time Redis took to store a delivery as a job, while the delivery waits for its answer',
-      unit: 's',
-      advice: { explicitBucketBoundaries: STORE_BUCKETS },
-    }),
-    processDuration: meter.createHistogram('ringhook.queue.process.duration', {
-      description: "Time a worker's handlers took on one run of a job",
-      unit: 's',
-      advice: { explicitBucketBoundaries: HANDLER_BUCKETS },
-    }),
+    enqueueDuration: durationHistogram(
+      meter,
+      'ringhook.queue.enqueue.duration',
+      'Time Redis took to store a delivery as a job, while the delivery waits for its answer',
+      STORE_BUCKETS,
+    ),
+    processDuration: durationHistogram(
+      meter,
+      'ringhook.queue.process.duration',
+      "Time a worker's handlers took on one run of a job",
+      HANDLER_BUCKETS,
+    ),
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Histogram, Meter } from '@opentelemetry/api'
+import { durationHistogram } from './options.js'
 import { Tally } from './tally.js'
 
 /** Handler durations up to the service's 30 s limit, finer where most handlers finish. */
@@ -39,16 +40,17 @@ export function receiverMetrics(meter: Meter): ReceiverMetrics {
       description: 'Dedup store calls that failed',
       unit: '{error}',
     }),
-    handlerDuration: meter.createHistogram('ringhook.handler.duration', {
-      description: 'Time the handlers of a delivery took, against the service limit of 30 s',
-      unit: 's',
-      advice: { explicitBucketBoundaries: HANDLER_BUCKETS },
-    }),
-    storeDuration: meter.createHistogram('ringhook.store.duration', {
-      description:
-        'Time deliveries waited for the dedup store to claim, complete or release them (stores that answer asynchronously)',
-      unit: 's',
-      advice: { explicitBucketBoundaries: STORE_BUCKETS },
-    }),
+    handlerDuration: durationHistogram(
+      meter,
+      'ringhook.handler.duration',
+      'Time the handlers of a delivery took, against the service limit of 30 s',
+      HANDLER_BUCKETS,
+    ),
+    storeDuration: durationHistogram(
+      meter,
+      'ringhook.store.duration',
+      'Time deliveries waited for the dedup store to claim, complete or release them (stores that answer asynchronously)',
+      STORE_BUCKETS,
+    ),
   }
 }
