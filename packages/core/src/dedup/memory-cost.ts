@@ -6,12 +6,12 @@ import type { StoredReply } from './store.js'
 // full GC, in the worst case for each part.
 
 /**
- * Per entry, beside its key's characters and its reply: the entry object (64), its share of the
+ * Per entry, beside its key's characters and its reply: the entry object (72: six fields), its share of the
  * Map, which holds up to 4 slots per entry before it shrinks (112), its references in the queue of
  * claims and the expiry buckets, with the arrays' spare room (24), and the key's
  * string header, or the node of a key built by concatenation (40).
  */
-export const ENTRY_BYTES = 240
+export const ENTRY_BYTES = 248
 
 /** A stored reply's object, beside its body. */
 const REPLY_OBJECT_BYTES = 48

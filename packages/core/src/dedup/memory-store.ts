@@ -37,6 +37,12 @@ interface Entry {
   /** The expiry bucket that owns it and will uncharge it, or IN_FLIGHT, RELEASED, UNCHARGED. */
   bucket: number
   reply: StoredReply | undefined
+  /**
+   * Bytes charged to the budget for it: its key, its reply (or the reserve for one) and the rest.
+   * Kept, so that forgetting it reads neither its key's characters nor its reply again: the entries
+   * forgotten are the oldest, out of the CPU's caches (~1 µs a delivery in a busy server).
+   */
+  charged: number
 }
 
 // What owns an entry, in its `bucket`: an expiry bucket (its index, from 1), or the queue of claims
@@ -86,16 +92,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   let lastClaimed: Entry | undefined
   let lastToken = ''
 
-  const replyCost = (reply: StoredReply | undefined): number =>
-    reply ? (replies.holds(reply) ? 0 : replyBytes(reply)) : REPLY_RESERVE_BYTES
-  const cost = (entry: Entry): number => ENTRY_BYTES + characterBytes(entry.key) + replyCost(entry.reply)
+  const replyCost = (reply: StoredReply): number => (replies.holds(reply) ? 0 : replyBytes(reply))
   const room = (): number => maxBytes - entryBytes - replies.bytes
 
   // An entry stays charged until what owns it (its expiry bucket, or the queue of claims while it
   // is in flight) lets it go, even when it was released or replaced sooner: until then that still
   // holds it, and so does the heap.
   const uncharge = (entry: Entry): void => {
-    entryBytes -= cost(entry)
+    entryBytes -= entry.charged
     entry.bucket = UNCHARGED
     if (entry.id !== GONE) entries.delete(entry.key)
   }
@@ -128,11 +132,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const found = entries.get(key)
       if (found && found.expiresAt > at)
         return found.reply ? { state: 'completed', reply: found.reply } : { state: 'in_flight' }
-      const entry: Entry = { key, id: claims + 1, expiresAt: at + inFlightTtlMs, bucket: IN_FLIGHT, reply: undefined }
-      const needed = cost(entry)
-      if (needed > room()) return { state: 'full' }
+      const charged = ENTRY_BYTES + characterBytes(key) + REPLY_RESERVE_BYTES
+      if (charged > room()) return { state: 'full' }
       claims += 1
-      entryBytes += needed
+      entryBytes += charged
+      const entry: Entry = {
+        key,
+        id: claims,
+        expiresAt: at + inFlightTtlMs,
+        bucket: IN_FLIGHT,
+        reply: undefined,
+        charged,
+      }
       // An expired entry under the same key is left to what owns it, which uncharges it.
       if (found) found.id = GONE
       entries.set(key, entry)
@@ -153,6 +164,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       // in flight for the whole ttl: its copies are answered 409, and never handled again.
       if (growth > room()) return
       entry.reply = stored
+      entry.charged += growth
       entryBytes += growth
     },
     release(key, token) {

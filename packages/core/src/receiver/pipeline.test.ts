@@ -100,4 +100,39 @@ describe('the synchronous fast path', () => {
     expect(seen).toEqual(['handled true', '200 ok', '200 duplicate'])
     expect(clock).toHaveBeenCalled()
   })
+
+  it('builds the delivery info, and its Date, only for a handler that reads it', async () => {
+    let dates = 0
+    vi.stubGlobal(
+      'Date',
+      class CountingDate extends Date {
+        constructor(...args: ConstructorParameters<typeof Date>) {
+          super(...args)
+          dates += 1
+        }
+      },
+    )
+    try {
+      const seen: unknown[] = []
+      const pipeline = pipelineWith((registry) => {
+        registry.add(['gesture'], () => undefined)
+        registry.add(['app.installed'], (_event, context) => void seen.push(context.delivery))
+      })
+      const quiet = await signed(gesture(5))
+      dates = 0
+      pipeline.handle(quiet, {})
+      expect(dates).toBe(0)
+
+      const { gesture_type: _dropped, ...installed } = { ...gesture(6), event: 'app.installed' }
+      const request = await signed(installed)
+      dates = 0
+      pipeline.handle(request, {})
+      expect(dates).toBe(1)
+      expect(seen).toEqual([
+        expect.objectContaining({ eventId: undefined, secretIndex: 0, receivedAt: expect.any(Date) }),
+      ])
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
 })

@@ -8,7 +8,7 @@ import { parseEvent, type UnknownEvent, type WebhookEvent } from '../schemas/eve
 import { getHeader } from '../signature/headers.js'
 import { type VerifyResult, verifyNow } from '../signature/verify.js'
 import { type BodyResult, readBody } from './body.js'
-import { DeliveryContext } from './context.js'
+import { DeliveryContext, type DeliveryFacts } from './context.js'
 import type { ClaimOutcome, DeliveryObserver } from './instrumentation.js'
 import { type DecodedJson, decodeJson } from './json.js'
 import { LimitedLog } from './log-limit.js'
@@ -19,13 +19,37 @@ import { toGestureReply } from './reply.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import { errorResponse, rawJsonResponse, type WebhookResponse } from './response.js'
 
-/** Everything the pipeline knows about one delivery once it is authenticated and parsed. */
-interface Delivery {
-  event: WebhookEvent | UnknownEvent
-  key: string
-  context: DeliveryContext
-  hooks: HandleHooks
-  observer: DeliveryObserver | undefined
+/**
+ * Everything the pipeline knows about one delivery once it is authenticated and parsed; its
+ * handlers' context reads the facts it shows them from here, when they ask.
+ */
+class Delivery implements DeliveryFacts {
+  readonly event: WebhookEvent | UnknownEvent
+  readonly key: string
+  readonly signedAt: number
+  readonly secretIndex: number
+  readonly receivedAtMs: number
+  readonly hooks: HandleHooks
+  readonly observer: DeliveryObserver | undefined
+  readonly context: DeliveryContext
+
+  constructor(
+    event: WebhookEvent | UnknownEvent,
+    key: string,
+    verified: { timestamp: number; secretIndex: number },
+    options: ResolvedOptions,
+    hooks: HandleHooks,
+    observer: DeliveryObserver | undefined,
+  ) {
+    this.event = event
+    this.key = key
+    this.signedAt = verified.timestamp
+    this.secretIndex = verified.secretIndex
+    this.receivedAtMs = options.now()
+    this.hooks = hooks
+    this.observer = observer
+    this.context = new DeliveryContext(this, options.logger)
+  }
 }
 
 /** What the pipeline asks of the receiver's lifecycle. */
@@ -49,6 +73,9 @@ const DEADLINE_RETRY: StoredReply = Object.freeze({ status: 503, body: errorResp
 
 type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; errors: RinghookError[] }
 
+/** What a run of handlers that acknowledged earns; one object for every such delivery. */
+const ACKNOWLEDGED: HandlerOutcome = Object.freeze({ ok: true, reply: ACK })
+
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
 
 /** `application/json`, with parameters or a `+json` suffix; the exact string the service sends skips the regex. */
@@ -69,12 +96,17 @@ export class Pipeline {
   readonly #state: PipelineState
   /** Lines about refused requests, which strangers can send at will: rate-limited. */
   readonly #refusals: LimitedLog
+  /** The configured secrets as a resolver's answer, made once rather than per delivery. */
+  readonly #staticSecrets: Attempt<readonly string[]> | undefined
+  /** Answers for a failure nobody caught, made once: the asynchronous path needs it on every delivery. */
+  readonly #onUnexpected = (error: unknown): WebhookResponse => this.#unexpected(error)
 
   constructor(options: ResolvedOptions, registry: Registry, state: PipelineState) {
     this.#options = options
     this.#registry = registry
     this.#state = state
     this.#refusals = new LimitedLog(options.logger, options.logLimit, options.now)
+    this.#staticSecrets = options.staticSecrets ? Object.freeze({ ok: true, value: options.staticSecrets }) : undefined
   }
 
   /** Writes the count of log lines held back by `logLimit`, if any (on close). */
@@ -88,7 +120,7 @@ export class Pipeline {
       observer = this.#options.instrumentation?.delivery(request)
       const response = this.#state.closing ? shuttingDown() : this.#receive(request, hooks, observer)
       if (!isThenable(response)) return observer ? ended(observer, response) : response
-      const answered = Promise.resolve(response).catch((error) => this.#unexpected(error))
+      const answered = Promise.resolve(response).catch(this.#onUnexpected)
       return observer ? answered.then((result) => ended(observer as DeliveryObserver, result)) : answered
     } catch (error) {
       return observer ? ended(observer, this.#unexpected(error)) : this.#unexpected(error)
@@ -160,8 +192,8 @@ export class Pipeline {
   }
 
   #secretsFor(decoded: DecodedJson | undefined): Awaitable<Attempt<string | readonly string[]>> {
-    const { staticSecrets, secret } = this.#options
-    if (staticSecrets) return { ok: true, value: staticSecrets }
+    if (this.#staticSecrets) return this.#staticSecrets
+    const { secret } = this.#options
     const appId = decoded?.ok ? (decoded.value as { app_id?: unknown } | null)?.app_id : undefined
     return attempt(() => secret({ appId: typeof appId === 'string' ? appId : undefined }))
   }
@@ -174,7 +206,6 @@ export class Pipeline {
     hooks: HandleHooks,
     observer: DeliveryObserver | undefined,
   ): Awaitable<WebhookResponse> {
-    const { logger } = this.#options
     observer?.verified?.(verified)
     if (!verified.ok) return this.#reject('unauthorized', { reason: verified.reason }, verified.message)
     const decoded = early ?? decodeJson(bytes)
@@ -186,22 +217,10 @@ export class Pipeline {
     }
     const event = parsed.event
     const key = dedupKeyFor(event, this.#options.dedupKey)
-    const eventId = (event as { data?: { event_id?: unknown } }).data?.event_id
-    const context = new DeliveryContext(
-      {
-        key,
-        eventId: typeof eventId === 'string' ? eventId : undefined,
-        signedAt: verified.timestamp,
-        receivedAt: new Date(this.#options.now()),
-        secretIndex: verified.secretIndex,
-      },
-      logger,
-      event.event,
-    )
     // Closed while this body was read: no claim is taken, so the service's retry is processed in full.
     if (this.#state.closing) return shuttingDown()
     observer?.accepted?.(event.event, key)
-    const delivery: Delivery = { event, key, context, hooks, observer }
+    const delivery = new Delivery(event, key, verified, this.#options, hooks, observer)
     return this.#claim(delivery)
   }
 
@@ -297,7 +316,7 @@ export class Pipeline {
     )
     const finish = work.then((result) => {
       // Acknowledged early: the stored reply is the acknowledgement the service already has.
-      const settled = late && result.ok ? { ok: true as const, reply: ACK } : result
+      const settled = late && result.ok ? ACKNOWLEDGED : result
       return this.#settle(delivery, token, settled, late ? 'after_reply' : 'handler')
     })
     this.#state.track(finish)
@@ -399,7 +418,7 @@ const handlerFailed = (error: unknown): RinghookError =>
 
 /** The reply a run of the handlers earns: a gesture's vibe (checked against the trigger rules), or the acknowledgement. */
 function toOutcome(delivery: Delivery, value: unknown): HandlerOutcome {
-  if (delivery.event.event !== 'gesture') return { ok: true, reply: ACK }
+  if (delivery.event.event !== 'gesture') return ACKNOWLEDGED
   const reply = toGestureReply(value)
   if (!reply.ok) return { ok: false, errors: [new RinghookError('handler_error', reply.message, 'reply')] }
   return { ok: true, reply: { status: 200, body: JSON.stringify(reply.reply) } }
