@@ -13,14 +13,16 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "**`receiver.handle()` against octokit's `verifyAndReceive()`.** octokit verifies, parses and emits: it " +
       'checks none of the fields and remembers no delivery. The spec asks both of every receiver, and the ' +
       'hand-rolled route that does only what it asks (the `hand-rolled, all the spec asks` row: HMAC, timestamp ' +
-      "window, JSON.parse, the payload's fields, a dedup window) runs at 0.73–0.77× `verifyAndReceive()` in the " +
-      'same runs (150,921 against 204,979 deliveries/s on 2026-11-24). `receiver.handle()` does that and the ' +
-      'method, size and content-type checks, the `__proto__` scan, exactly-once claim and completion, the ' +
-      'handler context and the reply, at 0.83–0.86× the spec-complete route. The target asks the whole pipeline to ' +
-      'beat a library that does less than the spec requires, by more than the hand-written minimum can; it is ' +
-      'not met while ringhook validates and deduplicates. What bought the speed so far (a pipeline without ' +
-      'promises for buffered bodies, one-shot HMAC, a synchronous memory store, a predicate compiled from the ' +
-      'zod schemas for valid payloads) is in HISTORY.md and the READMEs.',
+      "window, JSON.parse, the payload's fields, a dedup window) runs at 0.72–0.77× `verifyAndReceive()` in the " +
+      'same runs (143,828 against 194,270 deliveries/s at 2026-11-24T03:09Z). Even given the fastest HMAC on Node ' +
+      "(ringhook's one-shot, 2.6 µs a verify against `createHmac`'s 3.9 in that run), that route would take ~5.7 µs " +
+      "a delivery against octokit's 5.1: ~0.90×. `receiver.handle()` does what the route does and the method, size " +
+      'and content-type checks, the `__proto__` scan, exactly-once claim and completion, the handler context and ' +
+      'the reply, at 0.82–0.86× the spec-complete route. The target asks the whole pipeline to beat a library that ' +
+      'does less than the spec requires, by more than the hand-written minimum can; it is not met while ringhook ' +
+      'validates and deduplicates. What bought the speed so far (a pipeline without promises for buffered bodies, ' +
+      'one-shot HMAC, a synchronous memory store, a predicate compiled from the zod schemas for valid payloads) is ' +
+      'in HISTORY.md and the READMEs.',
   },
   {
     targets: ['verifyWebhook()'],
@@ -31,17 +33,21 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['node:http: ringhook', 'Fastify 5', 'Koa 3', 'Hono (', 'Fetch handler ('],
     note:
-      '**Adapters.** Under callgrind (`pnpm --dir bench callgrind`, 2,000 requests after a warm-up, single-threaded ' +
-      'node, so the count repeats to ~1%) each ringhook server runs within 4–7% of the instructions of its ' +
-      'hand-rolled route (2026-11-24): node:http 362k against 340k a request, Fastify 298k against 287k, the ' +
-      'fetch handler 332k against 319k, Hono 338k against 325k. Fixed by measuring that way: a `setTimeout` per body (~20 µs of server ' +
-      'CPU a request), `body`/`rawBody` looked up on every IncomingMessage (~10 µs), promises on the buffered path, ' +
-      "and Fastify's catch-all parser looked up afresh per request (316k → 298k instructions; HISTORY.md). " +
-      'Server CPU per request varies more than that (the working set: the dedup store holds 10 s of deliveries, ' +
-      "zod's parsers and more objects per delivery than a few lines of hand-written code), and req/s most: on " +
-      'this 2-core machine the load generator shares the cores, and the slowest run of one server can be 44% ' +
-      'below its fastest (hono:hand 9,630–17,267 req/s in the run of 2026-11-24). A ratio of 0.88–0.95× is within that ' +
-      'spread; the instruction counts are the steadier figure.',
+      '**Adapters.** Counted by callgrind (`pnpm --dir bench callgrind`, 2,000 requests after a warm-up, ' +
+      'single-threaded node), a ringhook server runs as many instructions a request as its hand-rolled route, ' +
+      'within 4% (2026-11-24, each pair counted together: node:http 356k against 355k, Fastify 298k against ' +
+      "312k, the fetch handler 322k against 310k; one server's count moved by up to 25% between sessions of the " +
+      'machine, so only pairs compare). Its server CPU is higher than the instructions say: 1.06–1.16× on ' +
+      'node:http, 0.98–1.15× on Fastify, 1.09–1.25× on the fetch handler in the full run and the HTTP rerun of ' +
+      "that morning. A CPU profile of the Fastify pair under load puts ringhook's own functions at 9.5 µs a " +
+      "request against the hand-rolled route's 3.9 (12.2 before the memory store kept each entry's charge; " +
+      "HISTORY.md); the largest part is the store's claim, 2.6 µs against 1.3 for the hand-rolled route's lookup " +
+      'and insert of as many keys: both look up a Map of ~160,000 live deliveries, which misses the CPU caches ' +
+      'callgrind does not model, and the store holds more per delivery (an entry object beside its key, and a ' +
+      "longer key that names the event). The kernel's share differs as well (system CPU 28.9 against 24.5 µs a " +
+      'request on Fastify) with the same system calls (strace: one writev and about one read a request for each). ' +
+      'Requests per second move most on this 2-core machine, where the load generator shares the cores: one ' +
+      "server's runs differ by up to 44%, and the Fastify pair read 1.06× and 0.87× within 20 minutes.",
   },
   {
     targets: ['OpenTelemetry'],
@@ -89,10 +95,10 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
   {
     targets: ['cold start:'],
     note:
-      '**Cold start on Bun.** The hand-rolled route on Bun answers its first delivery ~49 ms after spawn ' +
+      '**Cold start on Bun.** The hand-rolled route on Bun answers its first delivery 49–55 ms after spawn ' +
       '(runtime boot ~13 ms), so 1.5× leaves ~25 ms for importing core, building the receiver and the first ' +
-      "delivery's extra work; on 2026-11-24 ringhook took 76.0 ms (1.54×): import 23.8 ms, first delivery 2.4 ms " +
-      "more than the hand-rolled one. octokit's web middleware, whose import is 20.1 ms, is 1.27×. Importing " +
+      "delivery's extra work; at 2026-11-24T03:09Z ringhook took 88.7 ms against 55.0 (1.61×; 1.25× and 1.54× in " +
+      "the two runs before): import 27.3 ms. octokit's web middleware, whose import is 22.4 ms, is 1.35×. Importing " +
       "core's dist on Bun is ~20 ms above an empty module (22–25 ms against 3.3–3.9 ms, five runs each); in " +
       "Bun's CPU profile most of it is under zod's schema constructors, which run at import. Done so far " +
       '(HISTORY.md): zod/mini bundled into core (import 32 → 16 ms), node:crypto on Node only, the API schemas in ' +

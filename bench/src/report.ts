@@ -215,7 +215,7 @@ function entryCostPart(report: EntryCostReport): string {
   return [
     '### Heap per stored dedup entry',
     '',
-    "Distinct signed deliveries through `receiver.handle()` with the default memory store, after a warm-up, in a fresh process; heap used after a full GC before and after, divided by the deliveries. Only the store's entries outlive a delivery, so this is one entry: its key, claim token, expiry and the reply kept for duplicates. At the default bound (10,000 entries) the store holds at most 10,000 times this.",
+    "Distinct signed deliveries through `receiver.handle()` with the default memory store, after a warm-up, in a fresh process; heap used after a full GC before and after, divided by the deliveries. Only the store's entries outlive a delivery, so this is one entry: its key, claim token, expiry and the reply kept for duplicates. The store charges each entry an upper bound of this against its memory budget (`maxBytes`, 40 MiB by default; the @ringhook/core README lists what it charges).",
     '',
     table(['delivery', 'deliveries', 'entries in store', 'heap bytes per entry'], rows, ['l', 'r', 'r', 'r']),
     '',
