@@ -13,12 +13,12 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "**`receiver.handle()` against octokit's `verifyAndReceive()`.** octokit verifies, parses and emits: it " +
       'checks none of the fields and remembers no delivery. The spec asks both of every receiver, and the ' +
       'hand-rolled route that does only what it asks (the `hand-rolled, all the spec asks` row: HMAC, timestamp ' +
-      "window, JSON.parse, the payload's fields, a dedup window) runs at 0.72–0.77× `verifyAndReceive()` in the " +
-      'same runs (143,828 against 194,270 deliveries/s at 2026-11-24T03:09Z). Even given the fastest HMAC on Node ' +
-      "(ringhook's one-shot, 2.6 µs a verify against `createHmac`'s 3.9 in that run), that route would take ~5.7 µs " +
-      "a delivery against octokit's 5.1: ~0.90×. `receiver.handle()` does what the route does and the method, size " +
-      'and content-type checks, the `__proto__` scan, exactly-once claim and completion, the handler context and ' +
-      'the reply, at 0.82–0.86× the spec-complete route. The target asks the whole pipeline to beat a library that ' +
+      "window, JSON.parse, the payload's fields, a dedup window) runs at 0.72–0.81× `verifyAndReceive()` in the " +
+      'same runs (146,215 against 180,031 deliveries/s at 2026-11-24T03:55Z). Even given the fastest HMAC on Node ' +
+      "(ringhook's one-shot: 2.6–2.7 µs a verify against `createHmac`'s 3.8–3.9 in those runs), that route would " +
+      "take 5.7–5.8 µs a delivery against octokit's 5.1–5.6: 0.90–0.96×. `receiver.handle()` does what the route " +
+      'does and the method, size and content-type checks, the `__proto__` scan, exactly-once claim and completion, ' +
+      'the handler context and the reply, at 0.78–0.86× the spec-complete route. The target asks the whole pipeline to beat a library that ' +
       'does less than the spec requires, by more than the hand-written minimum can; it is not met while ringhook ' +
       'validates and deduplicates. What bought the speed so far (a pipeline without promises for buffered bodies, ' +
       'one-shot HMAC, a synchronous memory store, a predicate compiled from the zod schemas for valid payloads) is ' +
@@ -37,8 +37,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'single-threaded node), a ringhook server runs as many instructions a request as its hand-rolled route, ' +
       'within 4% (2026-11-24, each pair counted together: node:http 356k against 355k, Fastify 298k against ' +
       "312k, the fetch handler 322k against 310k; one server's count moved by up to 25% between sessions of the " +
-      'machine, so only pairs compare). Its server CPU is higher than the instructions say: 1.06–1.16× on ' +
-      'node:http, 0.98–1.15× on Fastify, 1.09–1.25× on the fetch handler in the full run and the HTTP rerun of ' +
+      'machine, so only pairs compare). Its server CPU is mostly higher than the instructions say: 1.06–1.16× on ' +
+      'node:http, 0.94–1.15× on Fastify, 1.04–1.25× on the fetch handler, 0.87–1.15× on Hono in the three runs of ' +
       "that morning. A CPU profile of the Fastify pair under load puts ringhook's own functions at 9.5 µs a " +
       "request against the hand-rolled route's 3.9 (12.2 before the memory store kept each entry's charge; " +
       "HISTORY.md); the largest part is the store's claim, 2.6 µs against 1.3 for the hand-rolled route's lookup " +
@@ -47,7 +47,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "longer key that names the event). The kernel's share differs as well (system CPU 28.9 against 24.5 µs a " +
       'request on Fastify) with the same system calls (strace: one writev and about one read a request for each). ' +
       'Requests per second move most on this 2-core machine, where the load generator shares the cores: one ' +
-      "server's runs differ by up to 44%, and the Fastify pair read 1.06× and 0.87× within 20 minutes.",
+      "server's runs differ by up to 44%, and the Fastify pair read 1.06×, 0.87× and 1.03× within 50 minutes.",
   },
   {
     targets: ['OpenTelemetry'],
