@@ -2,8 +2,9 @@
  * Instructions per request of HTTP servers, counted by valgrind's callgrind: the one adapter
  * figure that does not move with the machine's load. Each server (an app id of src/http/apps.ts)
  * runs alone under callgrind on `node --single-threaded --predictable` (no background compiler or
- * GC threads, so the count repeats to ~1%); it gets `warmup` requests, its counters are zeroed,
- * then `count` more are sent and the counters dumped. Kernel time (the socket writes) and cache
+ * GC threads); servers counted in one run compare, but one server's count has moved by up to 25%
+ * between runs hours apart, so count a change's before and after side by side. It gets `warmup`
+ * requests, its counters are zeroed, then `count` more are sent and the counters dumped. Kernel time (the socket writes) and cache
  * misses are not in the count; valgrind must be installed. About a minute per server.
  *
  *   pnpm --dir bench callgrind 3000 node:hand node:ringhook   [--warmup=6000]
