@@ -11,6 +11,7 @@ import { Pipeline } from './pipeline.js'
 import { Registry } from './registry.js'
 import type { WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
+import type { DeliveryInfo } from './types.js'
 
 const secret = 'whsec_fast_path'
 
@@ -101,7 +102,8 @@ describe('the synchronous fast path', () => {
     expect(clock).toHaveBeenCalled()
   })
 
-  it('builds the delivery info, and its Date, only for a handler that reads it', async () => {
+  it('builds the delivery info, and its Date, only for a handler that reads it, with what the delivery carried', async () => {
+    const receivedAt = Date.now()
     let dates = 0
     vi.stubGlobal(
       'Date',
@@ -113,24 +115,43 @@ describe('the synchronous fast path', () => {
       },
     )
     try {
-      const seen: unknown[] = []
-      const pipeline = pipelineWith((registry) => {
-        registry.add(['gesture'], () => undefined)
-        registry.add(['app.installed'], (_event, context) => void seen.push(context.delivery))
+      const seen: DeliveryInfo[] = []
+      const registry = new Registry()
+      registry.add(['gesture'], () => undefined)
+      registry.add(['notification.responded'], (_event, context) => {
+        seen.push(context.delivery)
+        expect(context.delivery).toBe(seen[0]) // built once, then the same object
       })
+      const pipeline = new Pipeline(
+        resolveOptions({ secret, logger: silentLogger, store: createMemoryStore(), now: () => receivedAt }),
+        registry,
+        new Lifecycle(),
+      )
       const quiet = await signed(gesture(5))
       dates = 0
       pipeline.handle(quiet, {})
       expect(dates).toBe(0)
 
-      const { gesture_type: _dropped, ...installed } = { ...gesture(6), event: 'app.installed' }
-      const request = await signed(installed)
+      const responded = {
+        event: 'notification.responded',
+        user_app_id: '3f1c2a9e-0000-4000-8000-000000000006',
+        app_id: 'app_fast',
+        timestamp: new Date(receivedAt).toISOString(),
+        data: { event_id: 'evt_lazy_1', response: 'yes' },
+      }
+      const request = await signed(responded)
       dates = 0
-      pipeline.handle(request, {})
+      expect((pipeline.handle(request, {}) as WebhookResponse).status).toBe(200)
       expect(dates).toBe(1)
-      expect(seen).toEqual([
-        expect.objectContaining({ eventId: undefined, secretIndex: 0, receivedAt: expect.any(Date) }),
-      ])
+      expect(seen).toHaveLength(1)
+      const [info] = seen as [DeliveryInfo]
+      expect(info).toMatchObject({
+        key: '["notification.responded","app_fast","evt_lazy_1"]',
+        eventId: 'evt_lazy_1',
+        secretIndex: 0,
+      })
+      expect(Math.abs(info.signedAt - receivedAt / 1000)).toBeLessThan(5) // the signed header, in seconds
+      expect(info.receivedAt.getTime()).toBe(receivedAt)
     } finally {
       vi.unstubAllGlobals()
     }
