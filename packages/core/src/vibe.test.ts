@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { toGestureReply } from './receiver/reply.js'
-import { vibeSchema } from './schemas/vibe.js'
+import { vibeSchema } from './schemas/vibe-schemas.js'
 import { after, type StepInputs, vibe } from './vibe.js'
 import { VibeRuleError } from './vibe-rules.js'
 

@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini'
-import { type GestureReply, gestureReplySchema } from '../schemas/vibe.js'
+import type { GestureReply } from '../schemas/vibe.js'
+import { gestureReplyCheck, vibeSchemas } from '../schemas/vibe-builders.js'
 import { explainVibeIssues } from '../vibe-rules.js'
 
 export type ReplyResult = { ok: true; reply: GestureReply } | { ok: false; message: string }
@@ -14,7 +15,9 @@ const WHAT_A_REPLY_IS =
  */
 export function toGestureReply(value: unknown): ReplyResult {
   const reply = normalise(value)
-  const parsed = gestureReplySchema.safeParse(reply)
+  // A valid reply passes the compiled check as it is; zod is built and run only to word what is wrong.
+  if (gestureReplyCheck()(reply)) return { ok: true, reply: reply as GestureReply }
+  const parsed = vibeSchemas().gestureReply.safeParse(reply)
   if (parsed.success) return { ok: true, reply: parsed.data }
   return { ok: false, message: `The gesture reply was not sent: ${explain(parsed.error, reply).join('; ')}.` }
 }

@@ -1,9 +1,10 @@
 import * as z from 'zod/mini'
 import type { Closed } from './closed.js'
-import { isoTimestamp, notificationResponseSchema } from './events.js'
+import { isoTimestamp, notificationResponseSchema } from './event-schemas.js'
 import { issueMessages } from './messages.js'
 import { maxCharacters } from './text.js'
-import { requireMessageWithNotification, vibeMessageSchema, vibeSequenceSchema } from './vibe.js'
+import { requireMessageWithNotification } from './vibe.js'
+import { vibeMessageSchema, vibeSequenceSchema } from './vibe-schemas.js'
 
 // The service's /v1 API (spec sections 2, 4 and 8), shared by @ringhook/client, which validates
 // requests before sending them, and the simulator in @ringhook/testing, which serves them.

@@ -3,7 +3,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as z from 'zod/mini'
 import { compileCheck } from './compiled-check.js'
-import { EVENT_NAMES, parseEvent, webhookEventSchema } from './events.js'
+import { webhookEventSchema } from './event-schemas.js'
+import { EVENT_NAMES, parseEvent } from './events.js'
+import { gestureReplyCheck, vibeCheck, vibeSchemas } from './vibe-builders.js'
 
 const schemas = webhookEventSchema.def.options
 
@@ -111,12 +113,123 @@ describe('compileCheck', () => {
     expect(check(valid('app.installed'))).toBe(true)
   })
 
-  it('knows nothing else: strict and stripping objects, numbers, async refinements', () => {
-    expect(compileCheck(z.strictObject({ a: z.string() }))).toBeUndefined()
+  it('knows nothing else: stripping objects, plain numbers, unregistered refinements', () => {
     expect(compileCheck(z.object({ a: z.string() }))).toBeUndefined()
     expect(compileCheck(z.looseObject({ a: z.number() }))).toBeUndefined()
-    const async = compileCheck(z.string().check(z.refine(async () => true))) as (value: unknown) => boolean
-    expect(async('x')).toBe(false)
+    expect(compileCheck(z.string().check(z.refine(async () => true)))).toBeUndefined()
+    expect(compileCheck(z.string().check(z.refine((text) => text !== 'x')))).toBeUndefined()
+  })
+
+  it('counts a minimum length in code points, as zod does', () => {
+    const schema = z.string().check(z.minLength(2))
+    const check = compileCheck(schema) as (value: unknown) => boolean
+    for (const text of ['ab', '😀', '😀😀', 'a', '']) expect(check(text)).toBe(schema.safeParse(text).success)
+  })
+})
+
+// Values a vibe's fields may take: right and wrong types, edges of each bound, absence.
+const vibeField = fc.constantFrom<unknown>(
+  ABSENT,
+  undefined,
+  null,
+  '',
+  ' ',
+  'hi',
+  'x'.repeat(80),
+  'x'.repeat(81),
+  '😀'.repeat(80),
+  'tap',
+  'pulse',
+  'buzz',
+  true,
+  false,
+  0,
+  149,
+  150,
+  150.5,
+  2000,
+  2001,
+  Number.NaN,
+  [],
+  {},
+)
+// A valid vibe, then up to two of its fields (or its first step's) set to one of the values above.
+const validVibe = fc.record({
+  sequence: fc.array(
+    fc.record({ type: fc.constantFrom('tap', 'pulse'), delay_ms: fc.constantFrom<unknown>(ABSENT, 150, 300, 2000) }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  message: fc.constantFrom<unknown>(ABSENT, 'hi', 'x'.repeat(80), '😀'.repeat(80)),
+  show_ring_ui_notif: fc.constantFrom<unknown>(ABSENT, false, true),
+})
+const VIBE_FIELDS = [
+  'sequence',
+  'message',
+  'show_ring_ui_notif',
+  'priority',
+  'step.type',
+  'step.delay_ms',
+  'step.extra',
+]
+const vibePayload = fc
+  .tuple(validVibe, fc.array(fc.tuple(fc.constantFrom(...VIBE_FIELDS), vibeField), { maxLength: 2 }))
+  .map(([base, changes]) => {
+    const value: Record<string, unknown> = { ...base, sequence: base.sequence.map((step) => ({ ...step })) }
+    for (const [path, field] of changes) {
+      const [head, tail] = path.split('.') as [string, string | undefined]
+      const first = (value.sequence as Record<string, unknown>[] | undefined)?.[0]
+      const target = tail ? first : value
+      if (typeof target !== 'object' || target === null || Array.isArray(target)) continue
+      target[tail ?? head] = field
+    }
+    return strip(value)
+  })
+
+/** The value with every ABSENT field left out, at every depth. */
+function strip(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(strip)
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, field]) => field !== ABSENT)
+      .map(([key, field]) => [key, strip(field)]),
+  )
+}
+
+describe('the vibe and reply checks (plans.generated.ts)', () => {
+  const { vibe, gestureReply } = vibeSchemas()
+
+  it('pass a vibe only when zod accepts it unchanged', () => {
+    const seen = { passed: 0, refused: 0 }
+    fc.assert(
+      fc.property(vibePayload, (value) => {
+        const parsed = vibe.safeParse(value)
+        if (vibeCheck()(value)) {
+          seen.passed++
+          expect(parsed.success).toBe(true)
+          expect(parsed.data).toEqual(value)
+        } else {
+          seen.refused++
+          if (parsed.success) expect(parsed.data).not.toEqual(value)
+        }
+        // A reply is a vibe inside { success, vibe }: the same verdict.
+        const reply = { success: true, vibe: value }
+        expect(gestureReplyCheck()(reply)).toBe(vibeCheck()(value))
+        expect(gestureReplyCheck()(reply) ? gestureReply.safeParse(reply).success : true).toBe(true)
+      }),
+      { numRuns: 3_000 },
+    )
+    expect(seen.passed).toBeGreaterThan(100)
+    expect(seen.refused).toBeGreaterThan(300)
+  })
+
+  it('refuse a Ring UI notification without a message, and fields a vibe does not have', () => {
+    expect(vibeCheck()({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true })).toBe(false)
+    expect(vibeCheck()({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true, message: '  ' })).toBe(false)
+    expect(vibeCheck()({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true, message: 'Hi' })).toBe(true)
+    expect(vibeCheck()({ sequence: [{ type: 'tap', volume: 3 }] })).toBe(false)
+    expect(gestureReplyCheck()({ success: true, vibe: { sequence: [{ type: 'tap' }] }, extra: 1 })).toBe(false)
+    expect(gestureReplyCheck()({ success: true })).toBe(true)
   })
 })
 

@@ -1,25 +1,9 @@
 import type * as z from 'zod/mini'
+import { type Plan, planOf } from './plan.js'
+import { characterCount, ruleTest } from './refinements.js'
 
 /** Whether zod would accept a value, answered without building zod's copy of it. */
 export type CompiledCheck = (value: unknown) => boolean
-
-// What of a schema's internals a check reads. zod is bundled into core's dist (tsup.config.ts), so
-// these are the internals of the one zod version core is built and tested with.
-interface Internals {
-  def: {
-    type: string
-    checks?: readonly { _zod: { def: { check: string; minimum?: number; fn?: (value: unknown) => unknown } } }[]
-    coerce?: boolean
-    shape?: Record<string, z.core.$ZodType>
-    catchall?: z.core.$ZodType
-    innerType?: z.core.$ZodType
-    options?: readonly z.core.$ZodType[]
-  }
-  values?: ReadonlySet<unknown>
-  pattern?: RegExp
-}
-
-const internals = (schema: z.core.$ZodType): Internals => schema._zod as unknown as Internals
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
@@ -27,97 +11,94 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   return proto === Object.prototype || proto === null
 }
 
-/**
- * Compiles a zod/mini schema into a plain predicate, for the kinds the webhook event schemas are
- * made of: loose objects, strings with length and refinement checks, literals, enums, template
- * literals, optionals and unions. `undefined` for anything else, which zod then parses alone.
- *
- * Why: a delivery's payload is valid nearly always, and for these kinds zod's result is then the
- * input itself, field for field. zod's parse builds that copy (a result object and an issues array
- * per field, ~2 KB of garbage a delivery) to say so; the predicate says it in a fifth of the time
- * (schemas/compiled-check.test.ts pins both). The schema stays the one definition: the predicate
- * reads it, and answers only "zod would accept this unchanged". Any other answer, including every
- * invalid payload, goes to zod, which words the issues.
- *
- * "Unchanged": a loose object keeps every field, so the input is returned as it came, in its own
- * key order; an object with an own `__proto__` key, which zod drops, or not a plain object, fails
- * the predicate and is left to zod.
- */
+/** A schema's predicate (see {@link compilePlan}); `undefined` when the schema has no plan. */
 export function compileCheck(schema: z.core.$ZodType): CompiledCheck | undefined {
-  const zod = internals(schema)
-  const { def } = zod
-  switch (def.type) {
+  const plan = planOf(schema)
+  return plan && compilePlan(plan)
+}
+
+/**
+ * Compiles a schema's plan (./plan.ts) into a plain predicate that says "zod would accept this
+ * value and return it unchanged".
+ *
+ * Why: a delivery's payload and a handler's vibe are valid nearly always, and zod's parse then
+ * builds a copy of them (a result object and an issues array per field, ~2 KB of garbage a
+ * delivery) to say so; the predicate says it in a fifth of the time (compiled-check.test.ts pins
+ * both). And compiled from a plan, it needs no zod schema built: a receiver's first delivery no
+ * longer builds one (~8 ms of a cold start on Bun). Any other answer, every invalid value among
+ * them, goes to zod, which words the issues.
+ *
+ * "Unchanged": an object keeps every field, so the input is returned as it came; an object with
+ * an own `__proto__` key, which zod drops, or not a plain object, fails the predicate and is left
+ * to zod. A refusing object's fields are zod's in another order when the input's order differs.
+ */
+export function compilePlan(plan: Plan): CompiledCheck {
+  switch (plan.kind) {
     case 'string':
-      return def.coerce ? undefined : stringCheck(def.checks ?? [])
-    case 'literal':
-    case 'enum': {
-      const values = zod.values
-      return values ? (value) => values.has(value) : undefined
+      return stringCheck(plan)
+    case 'values': {
+      const values = new Set<unknown>(plan.values)
+      return (value) => values.has(value)
     }
-    case 'template_literal': {
-      const pattern = zod.pattern
-      if (!pattern || pattern.global || pattern.sticky) return undefined
+    case 'pattern': {
+      const pattern = new RegExp(plan.source, plan.flags)
       return (value) => typeof value === 'string' && pattern.test(value)
     }
     case 'optional': {
-      const inner = def.innerType && compileCheck(def.innerType)
-      return inner && ((value) => value === undefined || inner(value))
+      const inner = compilePlan(plan.inner)
+      return (value) => value === undefined || inner(value)
     }
-    case 'union':
-      return unionCheck(def.options ?? [])
+    case 'union': {
+      const options = plan.options.map(compilePlan)
+      return (value) => options.some((option) => option(value))
+    }
     case 'object':
-      return def.checks?.length ? undefined : objectCheck(def.shape ?? {}, def.catchall)
-    default:
-      return undefined
+      return objectCheck(plan)
+    case 'array':
+      return arrayCheck(plan)
+    case 'int': {
+      const { min = Number.NEGATIVE_INFINITY, max = Number.POSITIVE_INFINITY } = plan
+      return (value) => Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max
+    }
+    case 'boolean':
+      return (value) => typeof value === 'boolean'
   }
 }
 
-function stringCheck(checks: NonNullable<Internals['def']['checks']>): CompiledCheck | undefined {
-  const tests: CompiledCheck[] = []
-  for (const check of checks) {
-    const { check: kind, minimum, fn } = check._zod.def
-    if (kind === 'min_length' && typeof minimum === 'number') tests.push((value) => (value as string).length >= minimum)
-    // A refinement passes on `true` only: a promise (an async refinement) is left to zod.
-    else if (kind === 'custom' && typeof fn === 'function') tests.push((value) => fn(value) === true)
-    else return undefined
-  }
+function stringCheck({ min = 0, rules = [] }: Extract<Plan, { kind: 'string' }>): CompiledCheck {
+  const tests = rules.map(ruleTest)
+  // zod counts code points for a minimum length; UTF-16 units decide it unless they fall in between.
+  const long = (text: string): boolean => text.length >= min * 2 || (text.length >= min && characterCount(text) >= min)
   return (value) => {
-    if (typeof value !== 'string') return false
+    if (typeof value !== 'string' || !long(value)) return false
     for (const test of tests) if (!test(value)) return false
     return true
   }
 }
 
-function unionCheck(options: readonly z.core.$ZodType[]): CompiledCheck | undefined {
-  const compiled: CompiledCheck[] = []
-  for (const option of options) {
-    const check = compileCheck(option)
-    if (!check) return undefined
-    compiled.push(check)
-  }
-  return (value) => {
-    for (const check of compiled) if (check(value)) return true
-    return false
-  }
-}
-
-/** Loose objects only (extra fields kept as they are); a strict or stripping object changes its input. */
-function objectCheck(
-  shape: Record<string, z.core.$ZodType>,
-  catchall: z.core.$ZodType | undefined,
-): CompiledCheck | undefined {
-  if (!catchall || internals(catchall).def.type !== 'unknown') return undefined
-  const keys: string[] = []
-  const checks: CompiledCheck[] = []
-  for (const [key, field] of Object.entries(shape)) {
-    const check = compileCheck(field)
-    if (!check || key === '__proto__') return undefined
-    keys.push(key)
-    checks.push(check)
-  }
+function objectCheck({ extra, fields, rules = [] }: Extract<Plan, { kind: 'object' }>): CompiledCheck {
+  const keys = fields.map(([key]) => key)
+  const checks = fields.map(([, plan]) => compilePlan(plan))
+  const known = new Set(keys)
+  const tests = rules.map(ruleTest)
   return (value) => {
     if (!isPlainObject(value) || Object.hasOwn(value, '__proto__')) return false
     for (let i = 0; i < keys.length; i++) if (!(checks[i] as CompiledCheck)(value[keys[i] as string])) return false
+    if (extra === 'refuse') for (const key in value) if (!known.has(key)) return false
+    for (const test of tests) if (!test(value)) return false
+    return true
+  }
+}
+
+function arrayCheck({
+  item,
+  min = 0,
+  max = Number.POSITIVE_INFINITY,
+}: Extract<Plan, { kind: 'array' }>): CompiledCheck {
+  const check = compilePlan(item)
+  return (value) => {
+    if (!Array.isArray(value) || value.length < min || value.length > max) return false
+    for (let i = 0; i < value.length; i++) if (!check(value[i])) return false
     return true
   }
 }

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { withExtras } from './closed.js'
-import { EVENT_NAMES, type GestureEvent, type GestureType, isoTimestamp, parseEvent } from './events.js'
+import { isoTimestamp } from './event-schemas.js'
+import { EVENT_NAMES, type GestureEvent, type GestureType, parseEvent } from './events.js'
 
 const envelope = { user_app_id: 'u1', app_id: 'app_1', timestamp: '2026-11-22T10:00:00Z', data: {} }
 

@@ -1,5 +1,7 @@
 export * from './api.js'
 export * from './closed.js'
+export * from './event-schemas.js'
 export * from './events.js'
 export * from './text.js'
 export * from './vibe.js'
+export * from './vibe-schemas.js'

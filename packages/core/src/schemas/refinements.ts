@@ -1,0 +1,75 @@
+import type * as z from 'zod/mini'
+
+// The rules the schemas check beyond types and lengths, each a function of its own, and each
+// refinement that uses one registered under its name: a schema's plan (./plan.ts) names its rules,
+// and the predicate compiled from that plan calls these same functions.
+
+// The shape the service sends (`2026-11-22T10:00:00.000Z`), with each field in range: checked by
+// one regex. Anything else Date.parse accepts is still a timestamp, only a slower one to check.
+const ISO_DATE_TIME =
+  /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
+
+/** Whether a string is a timestamp: ISO 8601 as the service sends it, or anything Date.parse reads. */
+export const isTimestamp = (value: string): boolean => ISO_DATE_TIME.test(value) || !Number.isNaN(Date.parse(value))
+
+/** Length in Unicode code points, so an emoji counts as one character, not two UTF-16 units. */
+export const characterCount = (text: string): number => {
+  let count = 0
+  for (const _ of text) count++
+  return count
+}
+
+/** A test that a string has at most `max` characters (code points). */
+export const withinCharacters =
+  (max: number) =>
+  (text: string): boolean =>
+    characterCount(text) <= max
+
+/** Adds the rule shared by replies and triggers: a Ring UI notification needs a message. */
+export function requireMessageWithNotification(
+  value: { message?: string | undefined; show_ring_ui_notif?: boolean | undefined },
+  ctx: z.core.$RefinementCtx,
+): void {
+  if (value.show_ring_ui_notif === true && !value.message?.trim()) {
+    ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when show_ring_ui_notif is true' })
+  }
+}
+
+/** A refinement as a plan names it: the rule, and the number it takes if any. */
+export type RefinementName =
+  | { rule: 'isTimestamp' }
+  | { rule: 'withinCharacters'; max: number }
+  | { rule: 'messageWithNotification' }
+
+const names = new WeakMap<object, RefinementName>()
+
+/** Registers a zod check (a `z.refine` or `z.superRefine`) under the rule it applies. */
+export function named<C extends object>(check: C, name: RefinementName): C {
+  names.set(check, name)
+  return check
+}
+
+/** The rule a zod check was registered under, if it was. */
+export const nameOf = (check: object): RefinementName | undefined => names.get(check)
+
+/** The rule as a predicate of the value it refines: true when the value keeps it. */
+export function ruleTest(name: RefinementName): (value: unknown) => boolean {
+  switch (name.rule) {
+    case 'isTimestamp':
+      return (value) => isTimestamp(value as string)
+    case 'withinCharacters': {
+      const within = withinCharacters(name.max)
+      return (value) => within(value as string)
+    }
+    case 'messageWithNotification':
+      return (value) => {
+        let kept = true
+        const addIssue = (): void => {
+          kept = false
+        }
+        const ctx = { addIssue, value } as unknown as z.core.$RefinementCtx
+        requireMessageWithNotification(value as Parameters<typeof requireMessageWithNotification>[0], ctx)
+        return kept
+      }
+  }
+}
