@@ -21,7 +21,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'the handler context and the reply, at 0.78–0.86× the spec-complete route. The target asks the whole pipeline to beat a library that ' +
       'does less than the spec requires, by more than the hand-written minimum can; it is not met while ringhook ' +
       'validates and deduplicates. What bought the speed so far (a pipeline without promises for buffered bodies, ' +
-      'one-shot HMAC, a synchronous memory store, a predicate compiled from the zod schemas for valid payloads) is ' +
+      'one-shot HMAC, a synchronous memory store, predicates compiled from plans of the zod schemas for valid payloads and vibes) is ' +
       'in HISTORY.md and the READMEs.',
   },
   {
@@ -95,14 +95,14 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
   {
     targets: ['cold start:'],
     note:
-      '**Cold start on Bun.** The hand-rolled route on Bun answers its first delivery 49–55 ms after spawn ' +
+      '**Cold start on Bun.** The hand-rolled route on Bun answers its first delivery 48–55 ms after spawn ' +
       '(runtime boot ~13 ms), so 1.5× leaves ~25 ms for importing core, building the receiver and the first ' +
-      "delivery's extra work; at 2026-11-24T03:09Z ringhook took 88.7 ms against 55.0 (1.61×; 1.25× and 1.54× in " +
-      "the two runs before): import 27.3 ms. octokit's web middleware, whose import is 22.4 ms, is 1.35×. Importing " +
-      "core's dist on Bun is ~20 ms above an empty module (22–25 ms against 3.3–3.9 ms, five runs each); in " +
-      "Bun's CPU profile most of it is under zod's schema constructors, which run at import. Done so far " +
-      '(HISTORY.md): zod/mini bundled into core (import 32 → 16 ms), node:crypto on Node only, the API schemas in ' +
-      'their own entry (`@ringhook/core/api`). Node and Deno meet the target.',
+      "delivery's extra work. Importing core's dist is ~12 ms above an empty module (15–16 ms against 3.3–4.3): " +
+      "loading its code, zod's included, since no zod schema is built any more until a delivery is invalid " +
+      '(HISTORY.md, "no zod schema built for a valid delivery": 1.44–1.61× before it, 1.30× after). ' +
+      "octokit's web middleware, whose import is ~21 ms, is 1.29–1.47× in the same runs. Done so far: zod/mini " +
+      'bundled into core (import 32 → 16 ms), node:crypto on Node only, the API schemas in their own entry ' +
+      '(`@ringhook/core/api`), plans instead of schemas on the valid path. Node and Deno meet the target.',
   },
   {
     targets: ['memory: node:http peak RSS'],
