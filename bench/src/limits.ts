@@ -13,12 +13,12 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "**`receiver.handle()` against octokit's `verifyAndReceive()`.** octokit verifies, parses and emits: it " +
       'checks none of the fields and remembers no delivery. The spec asks both of every receiver, and the ' +
       'hand-rolled route that does only what it asks (the `hand-rolled, all the spec asks` row: HMAC, timestamp ' +
-      "window, JSON.parse, the payload's fields, a dedup window) runs at 0.72–0.81× `verifyAndReceive()` in the " +
-      'same runs (146,215 against 180,031 deliveries/s at 2026-11-24T03:55Z). Even given the fastest HMAC on Node ' +
+      "window, JSON.parse, the payload's fields, a dedup window) runs at 0.66–0.81× `verifyAndReceive()` in the " +
+      'same runs (146,215 against 180,031 deliveries/s at 2026-11-24T03:55Z, 110,822 against 167,392 at 05:46Z). Even given the fastest HMAC on Node ' +
       "(ringhook's one-shot: 2.6–2.7 µs a verify against `createHmac`'s 3.8–3.9 in those runs), that route would " +
       "take 5.7–5.8 µs a delivery against octokit's 5.1–5.6: 0.90–0.96×. `receiver.handle()` does what the route " +
       'does and the method, size and content-type checks, the `__proto__` scan, exactly-once claim and completion, ' +
-      'the handler context and the reply, at 0.78–0.86× the spec-complete route. The target asks the whole pipeline to beat a library that ' +
+      'the handler context and the reply, at 0.78–0.86× the spec-complete route (0.81× at 05:46Z). The target asks the whole pipeline to beat a library that ' +
       'does less than the spec requires, by more than the hand-written minimum can; it is not met while ringhook ' +
       'validates and deduplicates. What bought the speed so far (a pipeline without promises for buffered bodies, ' +
       'one-shot HMAC, a synchronous memory store, predicates compiled from plans of the zod schemas for valid payloads and vibes) is ' +
@@ -37,17 +37,19 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'single-threaded node), a ringhook server runs as many instructions a request as its hand-rolled route, ' +
       'within 4% (2026-11-24, each pair counted together: node:http 356k against 355k, Fastify 298k against ' +
       "312k, the fetch handler 322k against 310k; one server's count moved by up to 25% between sessions of the " +
-      'machine, so only pairs compare). Its server CPU is mostly higher than the instructions say: 1.06–1.16× on ' +
-      'node:http, 0.94–1.15× on Fastify, 1.04–1.25× on the fetch handler, 0.87–1.15× on Hono in the three runs of ' +
-      "that morning. A CPU profile of the Fastify pair under load puts ringhook's own functions at 9.5 µs a " +
-      "request against the hand-rolled route's 3.9 (12.2 before the memory store kept each entry's charge; " +
-      "HISTORY.md); the largest part is the store's claim, 2.6 µs against 1.3 for the hand-rolled route's lookup " +
-      'and insert of as many keys: both look up a Map of ~160,000 live deliveries, which misses the CPU caches ' +
-      'callgrind does not model, and the store holds more per delivery (an entry object beside its key, and a ' +
-      "longer key that names the event). The kernel's share differs as well (system CPU 28.9 against 24.5 µs a " +
-      'request on Fastify) with the same system calls (strace: one writev and about one read a request for each). ' +
-      'Requests per second move most on this 2-core machine, where the load generator shares the cores: one ' +
-      "server's runs differ by up to 44%, and the Fastify pair read 1.06×, 0.87× and 1.03× within 50 minutes.",
+      'machine, so only pairs compare). Under load its server CPU is higher than the instructions say, and by ' +
+      "how much moves from run to run: on node:http 1.06–1.36× the route's across the runs of 2026-11-24. It is " +
+      "not the dedup store's size: with both servers remembering deliveries 200 ms instead of 10 s (a few " +
+      'thousand entries instead of ~200,000), ringhook still spent 1.21× the CPU (48.1 against 39.6 µs a ' +
+      'request, 6 alternated runs of 4 s). CPU profiles of that pair, self time per request: 52.4 against ' +
+      '44.4 µs, of which 3.2 µs more inside the `writev` system call (strace: one `writev` and one `read` a ' +
+      "request for both, so it is the kernel's side of the same call: on loopback it runs the receiving " +
+      "socket's work and wakes the load generator), and the rest spread over some twenty functions of 0.1–0.9 µs " +
+      "each (the store's claim 2.1 against the route's 1.8, the dedup key 0.6, the handler's promise 0.5, two " +
+      "response headers more 0.6), with ringhook's HMAC 1.5 µs cheaper. Requests per second move most on this " +
+      "2-core machine, where the load generator shares the cores: one server's runs differ by up to 2× within a " +
+      'run (node:ringhook 9,938–20,034 at 05:46Z), and Fastify read 1.06×, 0.87×, 1.03×, 0.90× and 1.19× in the ' +
+      'five runs of that day.',
   },
   {
     targets: ['OpenTelemetry'],
