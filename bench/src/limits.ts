@@ -48,8 +48,9 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "each (the store's claim 2.1 against the route's 1.8, the dedup key 0.6, the handler's promise 0.5, two " +
       "response headers more 0.6), with ringhook's HMAC 1.5 µs cheaper. Requests per second move most on this " +
       "2-core machine, where the load generator shares the cores: one server's runs differ by up to 2× within a " +
-      'run (node:ringhook 9,938–20,034 at 05:46Z), and Fastify read 1.06×, 0.87×, 1.03×, 0.90× and 1.19× in the ' +
-      'five runs of that day.',
+      'run (node:ringhook 9,938–20,034 at 05:46Z), and in the seven runs of that day Fastify read 1.06×, 0.87×, ' +
+      '1.03×, 0.90×, 1.19×, 0.86× and 0.94×, Koa 0.99×, 1.04×, 0.97×, 0.97×, 1.01× and 0.87× (its server CPU ' +
+      '1.01× and 1.15× in the last two, 20 minutes apart, same build).',
   },
   {
     targets: ['OpenTelemetry'],
