@@ -5,8 +5,9 @@ import { once } from './once.js'
 import { isTimestamp, named } from './refinements.js'
 
 // Every schema here is built by a function, on first use (./once.ts): importing core builds none of
-// them, and a receiver builds an event's schema when that event's first delivery arrives. The api
-// entry builds them all as constants (./event-schemas.ts), with their documentation.
+// them, and a receiver builds an event's schema only to word the issues of an invalid delivery (a
+// valid one passes the predicate compiled from its plan, ./plans.generated.ts). The api entry builds
+// them all as constants (./event-schemas.ts), with their documentation.
 
 /** A string of at least one character. */
 const nonEmpty = () => z.string(issueMessages).check(z.minLength(1))

@@ -1,6 +1,9 @@
 import type * as z from 'zod/mini'
 import { nameOf, type RefinementName } from './refinements.js'
 
+/** A value a literal or an enum may hold, as JSON writes it. */
+type Primitive = string | number | boolean | null
+
 /**
  * What a schema accepts, as plain data: enough to compile a predicate from (./compiled-check.ts)
  * without building the zod schema. Read off the schema by {@link planOf}; the plans of the webhook
@@ -8,7 +11,7 @@ import { nameOf, type RefinementName } from './refinements.js'
  */
 export type Plan =
   | { kind: 'string'; min?: number; rules?: RefinementName[] }
-  | { kind: 'values'; values: (string | number | boolean | null)[] }
+  | { kind: 'values'; values: Primitive[] }
   | { kind: 'pattern'; source: string; flags: string }
   | { kind: 'optional'; inner: Plan }
   | { kind: 'union'; options: Plan[] }
@@ -53,7 +56,9 @@ export function planOf(schema: z.core.$ZodType): Plan | undefined {
       return def.coerce ? undefined : stringPlan(def.checks ?? [])
     case 'literal':
     case 'enum':
-      return values && [...values].every(isPrimitive) ? { kind: 'values', values: [...values] as never } : undefined
+      return values && [...values].every(isPrimitive)
+        ? { kind: 'values', values: [...values] as Primitive[] }
+        : undefined
     case 'template_literal':
       return pattern && !pattern.global && !pattern.sticky
         ? { kind: 'pattern', source: pattern.source, flags: pattern.flags }
@@ -79,7 +84,7 @@ export function planOf(schema: z.core.$ZodType): Plan | undefined {
   }
 }
 
-const isPrimitive = (value: unknown): boolean =>
+const isPrimitive = (value: unknown): value is Primitive =>
   value === null || ['string', 'number', 'boolean'].includes(typeof value)
 
 function all<T>(schemas: readonly z.core.$ZodType[], make: (plans: Plan[]) => T): T | undefined {

@@ -8,8 +8,9 @@ import { maxCharacters } from './text.js'
 import { VIBE_LIMITS } from './vibe.js'
 
 /**
- * The vibe's schemas, built together on first use (./once.ts): by the first `vibe()` or gesture
- * reply, not when core is imported. Documented where the api entry exports them (./vibe-schemas.ts).
+ * The vibe's schemas, built together on first use (./once.ts): to word why a vibe or a gesture reply
+ * is refused (a valid one passes the predicates below), or when the api entry is imported, which
+ * exports and documents them (./vibe-schemas.ts).
  */
 export const vibeSchemas = once(() => {
   const pattern = z.enum(VIBE_LIMITS.patterns, issueMessages)
