@@ -3,7 +3,13 @@ import type { HttpRow, SkippedApp } from './http/run.js'
 import type { EntryCostReport } from './memory/entry-cost.js'
 import type { StoreThroughput } from './memory/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
-import { BASELINE, BASELINE_VERIFY_ONLY, RINGHOOK_HANDLE, RINGHOOK_VERIFY } from './micro/contenders.js'
+import {
+  BASELINE,
+  BASELINE_VERIFY_ONLY,
+  RINGHOOK_GESTURE,
+  RINGHOOK_HANDLE,
+  RINGHOOK_VERIFY,
+} from './micro/contenders.js'
 import type { Measured } from './micro/harness.js'
 import type { BenchOptions } from './options.js'
 import type { QueueReport } from './queue/run.js'
@@ -88,7 +94,7 @@ function microSection(r: Results, micro: Measured[]): string {
   const verifyOnly = rate(BASELINE_VERIFY_ONLY)
   const handle = rate(RINGHOOK_HANDLE)
   const rows = micro.map((m) => [
-    m.name === RINGHOOK_HANDLE || m.name === RINGHOOK_VERIFY ? `**${m.name}**` : m.name,
+    [RINGHOOK_HANDLE, RINGHOOK_GESTURE, RINGHOOK_VERIFY].includes(m.name) ? `**${m.name}**` : m.name,
     int(m.opsPerSec),
     `${int(m.minOpsPerSec)}–${int(m.maxOpsPerSec)}`,
     x(m.opsPerSec / base),

@@ -1,10 +1,11 @@
 import { Webhooks } from '@octokit/webhooks'
-import { createMemoryStore, createReceiver, silentLogger, verifyWebhook } from '@ringhook/core'
+import { createMemoryStore, createReceiver, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
 import { Webhook } from 'standardwebhooks'
 import Stripe from 'stripe'
 import { handRolledReceive, handRolledVerify, isAuthentic } from '../baseline.js'
 import {
   eventBody,
+  gestureBody,
   githubHeaders,
   ringHeaders,
   SECRET,
@@ -31,10 +32,10 @@ interface Signed<H> {
 }
 
 /** A pool of distinct deliveries signed with one scheme, and a function returning the next one. */
-function signedPool<H>(sign: (body: Buffer) => H): () => Signed<H> {
+function signedPool<H>(sign: (body: Buffer) => H, make: () => Buffer = eventBody): () => Signed<H> {
   const pool: Signed<H>[] = []
   for (let i = 0; i < POOL_SIZE; i++) {
-    const body = eventBody()
+    const body = make()
     pool.push({ body, text: body.toString('utf8'), headers: sign(body) })
   }
   let next = 0
@@ -53,6 +54,7 @@ export const BASELINE = 'baseline: hand-rolled verify + JSON.parse'
 export const BASELINE_VERIFY_ONLY = 'baseline: hand-rolled verify, no parse'
 export const BASELINE_SPEC = 'baseline: hand-rolled, all the spec asks'
 export const RINGHOOK_HANDLE = 'ringhook receiver.handle()'
+export const RINGHOOK_GESTURE = 'ringhook receiver.handle(), a gesture answered with vibe()'
 export const RINGHOOK_VERIFY = 'ringhook verifyWebhook()'
 export const OCTOKIT_VERIFY = '@octokit/webhooks verify()'
 export const OCTOKIT_RECEIVE = '@octokit/webhooks verifyAndReceive()'
@@ -118,6 +120,30 @@ export const microContenders: readonly Contender[] = [
       return receiver
         .handle({ method: 'POST', headers, rawBody: body })
         .then((response) => response.status === 200 || fail(RINGHOOK_HANDLE))
+    }
+  }),
+  // The service's other kind of delivery: a gesture, answered with a vibe the handler builds (the
+  // vibe and the reply are checked as well). Not a target; shown beside the acknowledged event.
+  contender(RINGHOOK_GESTURE, () => {
+    let storeClock = 0
+    const store = createMemoryStore({
+      now: () => {
+        storeClock += 60
+        return storeClock
+      },
+    })
+    const receiver = createReceiver({ secret: SECRET, logger: silentLogger, store })
+    const handled = count(RINGHOOK_GESTURE)
+    receiver.on('gesture', () => {
+      handled()
+      return vibe('tap', 'pulse').message('Saved')
+    })
+    const next = signedPool(ringHeaders, gestureBody)
+    return () => {
+      const { body, headers } = next()
+      return receiver
+        .handle({ method: 'POST', headers, rawBody: body })
+        .then((response) => (response.status === 200 && response.body.includes('"vibe"')) || fail(RINGHOOK_GESTURE))
     }
   }),
   contender(RINGHOOK_VERIFY, () => {
