@@ -116,6 +116,18 @@ describe('toGestureReply', () => {
   it.each([
     ['nothing', undefined, { success: true }],
     ['a builder', vibe('tap'), { success: true, vibe: { sequence: [{ type: 'tap' }] } }],
+    [
+      'a builder with a delay, a message and the notification',
+      vibe('tap', after(600, 'pulse')).notify('Meeting'),
+      {
+        success: true,
+        vibe: {
+          sequence: [{ type: 'tap' }, { type: 'pulse', delay_ms: 600 }],
+          message: 'Meeting',
+          show_ring_ui_notif: true,
+        },
+      },
+    ],
     ['a plain vibe', { sequence: [{ type: 'pulse' }] }, { success: true, vibe: { sequence: [{ type: 'pulse' }] } }],
     ['a full reply', { success: false }, { success: false }],
     [
@@ -129,6 +141,8 @@ describe('toGestureReply', () => {
 
   it.each([
     ['a plain vibe with four steps', { sequence: Array(4).fill({ type: 'tap' }) }, /a vibe has 1 to 3 steps/],
+    // Only a vibe this copy built skips the check: another copy's is checked like a plain object.
+    ['a vibe from another copy with no steps', { toJSON: () => ({ sequence: [] }) }, /a vibe has 1 to 3 steps/],
     ['a notification without message', { sequence: [{ type: 'tap' }], show_ring_ui_notif: true }, /needs a message/],
     [
       'a reply whose vibe has a bad step',

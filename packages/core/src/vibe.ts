@@ -55,6 +55,13 @@ class VibeBuilder implements Vibe {
 }
 
 /**
+ * The payload of a vibe this copy of core built, already checked when it was built; `undefined`
+ * for anything else (a vibe of another copy, a plain object), which the reply check reads.
+ */
+export const ownVibePayload = (value: unknown): VibePayload | undefined =>
+  value instanceof VibeBuilder ? value.toJSON() : undefined
+
+/**
  * Builds a vibe from one to three steps, checked against the trigger rules as it is built.
  *
  * @example

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini'
 import type { GestureReply } from '../schemas/vibe.js'
 import { gestureReplyCheck, vibeSchemas } from '../schemas/vibe-builders.js'
+import { ownVibePayload } from '../vibe.js'
 import { explainVibeIssues } from '../vibe-rules.js'
 
 export type ReplyResult = { ok: true; reply: GestureReply } | { ok: false; message: string }
@@ -14,6 +15,9 @@ const WHAT_A_REPLY_IS =
  * sent to the service.
  */
 export function toGestureReply(value: unknown): ReplyResult {
+  // A vibe built here was checked step by step as it was built: not checked again.
+  const own = ownVibePayload(value)
+  if (own) return { ok: true, reply: { success: true, vibe: own } }
   const reply = normalise(value)
   // A valid reply passes the compiled check as it is; zod is built and run only to word what is wrong.
   if (gestureReplyCheck()(reply)) return { ok: true, reply: reply as GestureReply }
