@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { DEFAULT_MEMORY_STORE_BYTES } from '@ringhook/core'
 import { bundleChildren } from './bundle.js'
 import { runColdStart } from './coldstart/run.js'
-import { NODE_MEMORY_GROUP, runGroup, runHttp } from './http/run.js'
+import { NODE_MEMORY_GROUP, runHttp } from './http/run.js'
 import { limitsFor } from './limits.js'
 import { runEntryCost, runStoreGrowth, runStoreThroughput } from './memory/run.js'
 import { dispatched, microContenders } from './micro/contenders.js'
@@ -57,7 +57,9 @@ if (options.sections.has('memory')) {
   // Peak RSS under the standard HTTP load: from the HTTP section when it ran, else just that pair.
   if (!results.http) {
     log('Memory: peak RSS of node:hand and node:ringhook under the HTTP load')
-    results.peakRss = (await runGroup(children.server, NODE_MEMORY_GROUP, options.http, log)).rows
+    results.peakRss = (
+      await runHttp(children.server, { ...options.http, frameworks: undefined }, log, [NODE_MEMORY_GROUP])
+    ).rows
   }
   results.targets.push(...peakRssTargets(results.http?.rows ?? results.peakRss ?? []))
 }

@@ -24,7 +24,7 @@ export interface BenchOptions {
 
 const FULL = {
   micro: { warmupMs: 1_000, rounds: 7, roundMs: 600 },
-  http: { runs: 5, durationS: 5, warmupS: 1.5, connections: 50 },
+  http: { runs: 7, durationS: 4, warmupS: 1.5, connections: 50 },
   memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50, entries: 5_000 },
   queue: { jobs: 5_000, concurrency: 10 },
   coldstart: { runs: 7, warmups: 1 },

@@ -1,5 +1,6 @@
 import type { ColdRow } from './coldstart/run.js'
-import type { HttpRow, SkippedApp } from './http/run.js'
+import { pairedRatio } from './http/paired.js'
+import type { HttpResults, HttpRow } from './http/run.js'
 import type { EntryCostReport } from './memory/entry-cost.js'
 import type { StoreThroughput } from './memory/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
@@ -23,7 +24,7 @@ export interface Results {
   options: BenchOptions
   micro?: Measured[]
   dispatched?: Map<string, number>
-  http?: { rows: HttpRow[]; skipped: SkippedApp[] }
+  http?: HttpResults
   growth?: GrowthReport
   stores?: { rows: StoreThroughput[]; redisError?: string }
   queue?: QueueReport
@@ -70,11 +71,20 @@ function header(r: Results): string {
     ...(o.note ? [`- Note: ${o.note}`] : []),
     `- Packages: ${versions}`,
     `- Load average (1, 5, 15 min) on ${s.cpus} cores: ${loads(s.loadAverage)} at the start, ${loads(r.loadAtEnd)} at the end`,
-    `- Machine: shared with other work while it ran; in the HTTP runs the load generator and the server share the ${s.cpus} cores. Ratios (same run, interleaved) are what to read; absolute numbers are this machine's.`,
+    `- Machine: shared with other work while it ran; ${placement(r)}. Ratios (same run, interleaved) are what to read; absolute numbers are this machine's.`,
     '- What each optimisation bought, measured before and after it: [HISTORY.md](HISTORY.md) (kept by hand; this file is rewritten by every full run).',
     '',
   ]
   return lines.join('\n')
+}
+
+/** Where the HTTP runs put the load generator and the servers. */
+function placement(r: Results): string {
+  if (!r.http) return 'no HTTP runs'
+  const { cores } = r.http
+  return cores
+    ? `in the HTTP runs the load generator ran on CPU ${cores.load} and every server on CPU ${cores.servers} (taskset)`
+    : `in the HTTP runs the load generator and the server shared the ${r.system.cpus} cores (not pinned: no taskset, or one CPU)`
 }
 
 function targetsSection(r: Results): string {
@@ -123,7 +133,7 @@ function microSection(r: Results, micro: Measured[]): string {
   ].join('\n')
 }
 
-function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] }): string {
+function httpSection(r: Results, http: HttpResults): string {
   const { http: o } = r.options
   const byApp = new Map(http.rows.map((row) => [row.app, row]))
   const rows = http.rows.map((row) => {
@@ -134,12 +144,12 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
       self ? `${row.app} (baseline)` : row.app,
       int(row.rps.median),
       `${int(row.rps.min)}–${int(row.rps.max)}`,
-      self || !base ? '1.00×' : x(row.rps.median / base.rps.median),
+      self || !base ? '1.00×' : x(pairedRatio(row, base, 'rps')),
       ms(row.p50Ms),
       ms(row.p99Ms),
-      self || !base ? '1.00×' : x(row.p99Ms / base.p99Ms),
+      self || !base ? '1.00×' : x(pairedRatio(row, base, 'p99')),
       int(row.cpuUsPerRequest),
-      self || !base ? '1.00×' : x(row.cpuUsPerRequest / base.cpuUsPerRequest),
+      self || !base ? '1.00×' : x(pairedRatio(row, base, 'cpu')),
       String(row.errors),
       mb(row.peakRssMb),
     ]
@@ -148,7 +158,7 @@ function httpSection(r: Results, http: { rows: HttpRow[]; skipped: SkippedApp[] 
   return [
     '## HTTP: autocannon against a server in its own process',
     '',
-    `${o.connections} connections, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's maxRSS; server CPU is the server process's user + system time (all its threads) per delivery handled, median over the runs: the cost of the adapter itself, whatever share of the two cores the load generator took.`,
+    `${o.connections} connections, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's maxRSS; server CPU is the server process's user + system time (all its threads) per delivery handled, median over the runs: the cost of the adapter itself. Each "× hand-rolled" is the median, over the rounds, of a run's ratio to the baseline's run in the same round: a spell of load from elsewhere that slows one round slows both runs of it.`,
     '',
     table(
       [
@@ -335,11 +345,11 @@ function otelSection(r: Results): string {
     label,
     int(row.rps.median),
     `${int(row.rps.min)}–${int(row.rps.max)}`,
-    x(row.rps.median / off.rps.median),
+    x(pairedRatio(row, off, 'rps')),
     ms(row.p99Ms),
-    x(row.p99Ms / off.p99Ms),
+    x(pairedRatio(row, off, 'p99')),
     int(row.cpuUsPerRequest),
-    x(row.cpuUsPerRequest / off.cpuUsPerRequest),
+    x(pairedRatio(row, off, 'cpu')),
     mb(row.peakRssMb),
   ]
   return [
@@ -376,7 +386,7 @@ function queueSection(r: Results): string {
     `HTTP, ${row.app}${row.app === 'node:ringhook' ? ' (inline handlers)' : ' (enqueue path)'}`,
     int(row.rps.median),
     ms(row.p99Ms),
-    inline ? x(row.rps.median / inline.rps.median) : 'n/a',
+    inline ? x(pairedRatio(row, inline, 'rps')) : 'n/a',
     row.app === 'node:ringhook' ? '0' : q.enqueue.commandsPerDelivery.toFixed(2),
   ])
   rows.push(

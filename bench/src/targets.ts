@@ -1,4 +1,5 @@
 import type { ColdRow } from './coldstart/run.js'
+import { pairedRatio } from './http/paired.js'
 import type { HttpRow } from './http/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
 import { BASELINE, OCTOKIT_RECEIVE, RINGHOOK_HANDLE, RINGHOOK_VERIFY, STANDARD_VERIFY } from './micro/contenders.js'
@@ -41,8 +42,8 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
     if (!/:ringhook$/.test(row.app)) continue
     const base = rows.find((r) => r.app === row.baseline)
     if (!base) continue
-    checks.push(ratio(`${row.framework}: ringhook req/s vs hand-rolled`, row.rps.median / base.rps.median, 0.95))
-    const p99 = row.p99Ms / base.p99Ms
+    checks.push(ratio(`${row.framework}: ringhook req/s vs hand-rolled`, pairedRatio(row, base, 'rps'), 0.95))
+    const p99 = pairedRatio(row, base, 'p99')
     checks.push({
       target: `${row.framework}: ringhook p99 vs hand-rolled`,
       measured: p99,
@@ -58,7 +59,7 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
     checks.push(
       ratio(
         'OpenTelemetry (@ringhook/otel, SDK in memory) req/s vs none, node:http',
-        traced.rps.median / inline.rps.median,
+        pairedRatio(traced, inline, 'rps'),
         0.9,
       ),
     )
@@ -67,7 +68,7 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
     checks.push(
       ratio(
         'enqueue path (@ringhook/bullmq) req/s vs inline receiver, node:http',
-        queued.rps.median / inline.rps.median,
+        pairedRatio(queued, inline, 'rps'),
         0.5,
       ),
     )

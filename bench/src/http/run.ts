@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { githubHeaders, ringHeaders } from '../fixtures.js'
 import { max, median, min } from '../stats.js'
+import { type CorePlan, forkedOn, pinProcess, planCores } from './cores.js'
 import { type LoadResult, runLoad, type Signer } from './load.js'
 import type { ServerMessage } from './server.js'
 
@@ -44,7 +45,10 @@ export interface HttpRow {
   framework: string
   app: string
   baseline: string
+  /** One per round, in round order: run k of every server in a group was taken in the same round. */
   runs: LoadResult[]
+  /** Server CPU µs per delivery handled in each run, in round order. */
+  cpuUs: number[]
   rps: { median: number; min: number; max: number }
   p50Ms: number
   p99Ms: number
@@ -68,8 +72,8 @@ interface Started {
   port: number
 }
 
-function start(entry: string, app: string): Promise<Started> {
-  const child = fork(entry, [app], { stdio: 'inherit' })
+function start(entry: string, app: string, cpus: string | undefined): Promise<Started> {
+  const child = fork(entry, [app], { stdio: 'inherit', ...forkedOn(cpus) })
   return new Promise((resolve, reject) => {
     child.once('message', (message: ServerMessage) => {
       if (message.type === 'ready') resolve({ app, child, port: message.port })
@@ -100,14 +104,15 @@ function stop(server: Started): Promise<void> {
  * Starts a group's servers side by side, warms each up, then alternates their timed runs (run 1
  * of each, run 2 of each...) so that load from elsewhere on the machine hits them alike.
  */
-export async function runGroup(
+async function runGroup(
   entry: string,
   group: HttpGroup,
   options: HttpOptions,
   log: (line: string) => void,
+  cores: CorePlan | undefined,
 ): Promise<{ rows: HttpRow[]; skipped: SkippedApp[] }> {
   const apps = [group.baseline, ...group.contenders]
-  const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app)))
+  const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app, cores?.servers)))
   const servers: Started[] = []
   const skipped: SkippedApp[] = []
   outcomes.forEach((outcome, i) => {
@@ -151,6 +156,7 @@ export async function runGroup(
         app: server.app,
         baseline: group.baseline,
         runs: results,
+        cpuUs: cpu.get(server.app) ?? [],
         rps: { median: median(rps), min: min(rps), max: max(rps) },
         p50Ms: median(results.map((r) => r.p50Ms)),
         p99Ms: median(results.map((r) => r.p99Ms)),
@@ -169,18 +175,45 @@ export async function runGroup(
 /** Deliveries signed ahead per second of load; above what two shared cores serve. */
 const PRESIGN_RATE = 20_000
 
-/** Every group in turn; `entry` is the bundled server script (see bundle.ts). */
-export async function runHttp(entry: string, options: HttpOptions, log: (line: string) => void) {
+export interface HttpResults {
+  rows: HttpRow[]
+  skipped: SkippedApp[]
+  /** Where the load generator and the servers ran; undefined when they shared every core. */
+  cores: CorePlan | undefined
+}
+
+/** Every group in turn (all of HTTP_GROUPS unless told); `entry` is the bundled server script (see bundle.ts). */
+export async function runHttp(
+  entry: string,
+  options: HttpOptions,
+  log: (line: string) => void,
+  groups: readonly HttpGroup[] = HTTP_GROUPS,
+): Promise<HttpResults> {
   const rows: HttpRow[] = []
   const skipped: SkippedApp[] = []
   const wanted = (group: HttpGroup) =>
     !options.frameworks ||
     options.frameworks.some((name) => group.framework.toLowerCase().startsWith(name.trim().toLowerCase()))
-  for (const group of HTTP_GROUPS.filter(wanted)) {
-    log(`HTTP: ${group.framework}`)
-    const result = await runGroup(entry, group, options, log)
-    rows.push(...result.rows)
-    skipped.push(...result.skipped)
+  const cores = planCores()
+  log(cores ? `HTTP: load generator on CPU ${cores.load}, servers on CPU ${cores.servers}` : 'HTTP: not pinned')
+  return onLoadCpu(cores, async () => {
+    for (const group of groups.filter(wanted)) {
+      log(`HTTP: ${group.framework}`)
+      const result = await runGroup(entry, group, options, log, cores)
+      rows.push(...result.rows)
+      skipped.push(...result.skipped)
+    }
+    return { rows, skipped, cores }
+  })
+}
+
+/** Runs `work` with this process (the load generator) on its own CPU, then gives it every CPU back. */
+async function onLoadCpu<T>(cores: CorePlan | undefined, work: () => Promise<T>): Promise<T> {
+  if (!cores) return work()
+  pinProcess(process.pid, cores.load)
+  try {
+    return await work()
+  } finally {
+    pinProcess(process.pid, cores.all)
   }
-  return { rows, skipped }
 }
