@@ -37,20 +37,22 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'single-threaded node), a ringhook server runs as many instructions a request as its hand-rolled route, ' +
       'within 4% (2026-11-24, each pair counted together: node:http 356k against 355k, Fastify 298k against ' +
       "312k, the fetch handler 322k against 310k; one server's count moved by up to 25% between sessions of the " +
-      'machine, so only pairs compare). Under load its server CPU is higher than the instructions say, and by ' +
-      "how much moves from run to run: on node:http 1.06–1.36× the route's across the runs of 2026-11-24. It is " +
-      "not the dedup store's size: with both servers remembering deliveries 200 ms instead of 10 s (a few " +
-      'thousand entries instead of ~200,000), ringhook still spent 1.21× the CPU (48.1 against 39.6 µs a ' +
-      'request, 6 alternated runs of 4 s). CPU profiles of that pair, self time per request: 52.4 against ' +
-      '44.4 µs, of which 3.2 µs more inside the `writev` system call (strace: one `writev` and one `read` a ' +
-      "request for both, so it is the kernel's side of the same call: on loopback it runs the receiving " +
-      "socket's work and wakes the load generator), and the rest spread over some twenty functions of 0.1–0.9 µs " +
-      "each (the store's claim 2.1 against the route's 1.8, the dedup key 0.6, the handler's promise 0.5, two " +
-      "response headers more 0.6), with ringhook's HMAC 1.5 µs cheaper. Requests per second move most on this " +
-      "2-core machine, where the load generator shares the cores: one server's runs differ by up to 2× within a " +
-      'run (node:ringhook 9,938–20,034 at 05:46Z), and in the seven runs of that day Fastify read 1.06×, 0.87×, ' +
-      '1.03×, 0.90×, 1.19×, 0.86× and 0.94×, Koa 0.99×, 1.04×, 0.97×, 0.97×, 1.01× and 0.87× (its server CPU ' +
-      '1.01× and 1.15× in the last two, 20 minutes apart, same build).',
+      'machine, so only pairs compare). Under load it costs more than the instructions say. Since the HTTP runs ' +
+      'pin the load generator and the servers to a CPU each, the ratios hold still within a session: Fastify ' +
+      'read 0.89–0.90× in seven runs between 07:00Z and 08:00Z on 2026-11-24 (server CPU 1.11–1.14× the ' +
+      "route's: 42.6 against 37.5 µs a request), Koa 0.93–0.99×, node:http 0.92× and 0.98×, Hono 0.91–0.94×; " +
+      "where before, sharing the cores, Fastify's runs of one day read 0.86–1.19×. The machine still moves " +
+      'them within the hour: at 07:40–07:46Z, with the route itself slower (16–17k req/s against 23–26k, ' +
+      '46 against 38 µs of CPU a request), Fastify read 1.01× and 1.04×. Where the difference goes, from ' +
+      '`perf record` of each pinned server (per request): the largest single part is in the kernel, ' +
+      '`pvm_irq_enable` inside `writev`: this paravirtualised guest turning interrupts back on after the ' +
+      'response woke the load generator on the other CPU (4.5 against 8.9 µs in one pair, 5.1 against 6.1 in ' +
+      'another); the slower server leaves the load generator asleep more often, so each wake-up costs it. The ' +
+      "rest is ringhook's own JavaScript, 3.2 µs more than the route's (which has its HMAC and hex " +
+      'comparison in C++): the signature check 0.8, the claim 0.9, the accept path 0.4 plus 0.3 of V8 ' +
+      'installing code for closures made per delivery (`CompileLazy`), and Node stream listeners 0.3. It is not ' +
+      "the dedup store's size: with both servers remembering deliveries 200 ms instead of 10 s, ringhook still " +
+      'spent 1.21× the CPU (unpinned, 6 alternated runs of 4 s).',
   },
   {
     targets: ['OpenTelemetry'],
