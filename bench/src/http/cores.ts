@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { availableParallelism } from 'node:os'
+import { readFileSync } from 'node:fs'
 
 /**
  * Which CPU the load generator (this process) and the servers run on. Left to the scheduler, the
@@ -13,15 +13,35 @@ export interface CorePlan {
   load: string
   /** Every server's CPU. */
   servers: string
-  /** Every CPU: where this process goes back to after the HTTP section. */
+  /** Every CPU this process was allowed: where it goes back to after the HTTP section. */
   all: string
 }
 
-/** The plan on Linux with taskset and at least two CPUs; otherwise undefined and nothing is pinned. */
+/**
+ * The plan on Linux with taskset and at least two CPUs this process may use (the first two of its
+ * affinity list, which a container's cpuset can make other than 0 and 1); otherwise undefined.
+ */
 export function planCores(): CorePlan | undefined {
-  const cpus = availableParallelism()
-  if (process.platform !== 'linux' || cpus < 2 || !hasTaskset()) return undefined
-  return { load: '0', servers: '1', all: `0-${cpus - 1}` }
+  if (process.platform !== 'linux' || !hasTaskset()) return undefined
+  const allowed = allowedCpus()
+  if (!allowed || allowed.cpus.length < 2) return undefined
+  return { load: String(allowed.cpus[0]), servers: String(allowed.cpus[1]), all: allowed.list }
+}
+
+/** This process's affinity list, as /proc says it (`0-3,8`), and the CPUs it names. */
+function allowedCpus(): { list: string; cpus: number[] } | undefined {
+  const status = readFileSync('/proc/self/status', 'utf8')
+  const list = /^Cpus_allowed_list:\s*(\S+)$/m.exec(status)?.[1]
+  return list ? { list, cpus: expandCpuList(list) } : undefined
+}
+
+/** `0-2,5` → [0, 1, 2, 5]. */
+export function expandCpuList(list: string): number[] {
+  return list.split(',').flatMap((part) => {
+    const [from, to = from] = part.split('-').map(Number)
+    if (from === undefined || to === undefined || !Number.isInteger(from) || !Number.isInteger(to)) return []
+    return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
+  })
 }
 
 const hasTaskset = (): boolean => spawnSync('taskset', ['--version'], { stdio: 'ignore' }).status === 0
