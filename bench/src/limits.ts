@@ -39,11 +39,11 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "312k, the fetch handler 322k against 310k; one server's count moved by up to 25% between sessions of the " +
       'machine, so only pairs compare). Under load it costs more than the instructions say. Since the HTTP runs ' +
       'pin the load generator and the servers to a CPU each, the ratios hold still within a session: Fastify ' +
-      'read 0.89–0.90× in seven runs between 07:00Z and 08:00Z on 2026-11-24 (server CPU 1.11–1.14× the ' +
-      "route's: 42.6 against 37.5 µs a request), Koa 0.93–0.99×, node:http 0.92× and 0.98×, Hono 0.91–0.94×; " +
+      'read 0.89–0.91× in eight runs between 07:00Z and 08:40Z on 2026-11-24 (server CPU 1.11–1.14× the ' +
+      "route's: 42.6 against 37.5 µs a request), Koa 0.93–0.99×, node:http 0.91–0.98×, Hono 0.91–0.94×; " +
       "where before, sharing the cores, Fastify's runs of one day read 0.86–1.19×. The machine still moves " +
-      'them within the hour: at 07:40–07:46Z, with the route itself slower (16–17k req/s against 23–26k, ' +
-      '46 against 38 µs of CPU a request), Fastify read 1.01× and 1.04×. Where the difference goes, from ' +
+      'them within the hour: at 07:40–08:15Z, with the route itself slower (16–17k req/s against 23–26k, ' +
+      '46 against 38 µs of CPU a request), Fastify read 1.01×, 1.02× and 1.04×. Where the difference goes, from ' +
       '`perf record` of each pinned server (per request): the largest single part is in the kernel, ' +
       '`pvm_irq_enable` inside `writev`: this paravirtualised guest turning interrupts back on after the ' +
       'response woke the load generator on the other CPU (4.5 against 8.9 µs in one pair, 5.1 against 6.1 in ' +
