@@ -84,7 +84,7 @@ function placement(r: Results): string {
   const { cores } = r.http
   return cores
     ? `in the HTTP runs the load generator ran on CPU ${cores.load} and every server on CPU ${cores.servers} (taskset)`
-    : `in the HTTP runs the load generator and the server shared the ${r.system.cpus} cores (not pinned: no taskset, or one CPU)`
+    : 'in the HTTP runs the load generator and the servers were not pinned (no taskset, or fewer than two CPUs allowed): they shared whatever cores the scheduler gave them'
 }
 
 function targetsSection(r: Results): string {
