@@ -39,7 +39,12 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'packages/*/test/**/*.test.ts',
+      'test/**/*.test.ts',
+      'bench/src/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     // Two cores: a couple of workers, and generous timeouts for suites that start servers.
     pool: 'forks',

@@ -38,8 +38,10 @@ function allowedCpus(): { list: string; cpus: number[] } | undefined {
 /** `0-2,5` → [0, 1, 2, 5]. */
 export function expandCpuList(list: string): number[] {
   return list.split(',').flatMap((part) => {
-    const [from, to = from] = part.split('-').map(Number)
-    if (from === undefined || to === undefined || !Number.isInteger(from) || !Number.isInteger(to)) return []
+    const range = /^(\d+)(?:-(\d+))?$/.exec(part.trim())
+    if (!range) return []
+    const from = Number(range[1])
+    const to = Number(range[2] ?? range[1])
     return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i)
   })
 }
