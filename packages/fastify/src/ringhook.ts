@@ -42,13 +42,23 @@ export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}
   }
 }
 
-function respond(receiver: Receiver, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+/**
+ * Sends the receiver's answer from the promise's own reaction. The handler returns nothing, so
+ * Fastify waits for `reply.send` instead of chaining on a returned promise: two promise jobs fewer
+ * per delivery, and the reply object is not resolved as a thenable.
+ */
+function respond(receiver: Receiver, request: FastifyRequest, reply: FastifyReply): void {
   const { raw } = request
-  return receiver.handle(toWebhookRequest(request)).then((result) => {
-    // The receiver stopped reading a body (too large, too slow) that may still be arriving: close
-    // the connection after the answer rather than let Node read the rest of it.
-    if (raw.complete === false) reply.header('connection', 'close')
-    return reply.code(result.status).headers(result.headers).send(result.body)
+  void receiver.handle(toWebhookRequest(request)).then((result) => {
+    try {
+      // The receiver stopped reading a body (too large, too slow) that may still be arriving: close
+      // the connection after the answer rather than let Node read the rest of it.
+      if (raw.complete === false) reply.header('connection', 'close')
+      reply.code(result.status).headers(result.headers).send(result.body)
+    } catch (error) {
+      // Fastify answers it with its error handler, as it would a handler's throw.
+      reply.send(error)
+    }
   })
 }
 

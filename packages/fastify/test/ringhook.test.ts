@@ -126,6 +126,29 @@ describe('@ringhook/fastify', () => {
     expect(handled).toEqual([])
   })
 
+  it("hands a failure to send the answer to Fastify's error handler, not to an unhandled rejection", async () => {
+    // The plugin sends from the receiver's promise rather than returning it to Fastify, so it must
+    // catch what sending throws itself. A status Fastify refuses makes `reply.code` throw.
+    const { receiver } = gestureReceiver()
+    const unsendable = { ...receiver, handle: async () => ({ status: 99, headers: {}, body: '' }) }
+    const rejections: unknown[] = []
+    const onRejection = (reason: unknown) => rejections.push(reason)
+    process.on('unhandledRejection', onRejection)
+    try {
+      const base = await serve(Fastify().register(ringhook(unsendable)))
+      const response = await fetch(`${base}/webhooks`, {
+        ...(await signedGesture()),
+        signal: AbortSignal.timeout(5000),
+      })
+      expect(response.status).toBe(500)
+      expect(await response.json()).toMatchObject({ code: 'FST_ERR_BAD_STATUS_CODE' })
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(rejections).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onRejection)
+    }
+  })
+
   it("logs through Fastify's logger when the receiver is given app.log", async () => {
     const logged: Array<Record<string, unknown>> = []
     const stream = new Writable({

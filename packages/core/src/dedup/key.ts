@@ -31,9 +31,9 @@ export const defaultDedupKey: DedupKeyFn = (event) => {
   const record = event as Record<string, unknown>
   if (event.event === 'notification.responded') {
     const data = record.data as Record<string, unknown> | undefined
-    return JSON.stringify([event.event, text(record.app_id), text(data?.event_id)])
+    return jsonArray([event.event, text(record.app_id), text(data?.event_id)])
   }
-  return JSON.stringify([
+  return jsonArray([
     event.event,
     text(record.app_id),
     text(record.user_app_id),
@@ -42,14 +42,21 @@ export const defaultDedupKey: DedupKeyFn = (event) => {
   ])
 }
 
+// What JSON.stringify escapes in a string: quote, backslash, control characters, and (written as
+// `\udXXX` when lone) surrogates. A string holding none of them is written as itself.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
+
 /**
- * The key the receiver claims in its store for `event`: `keyFn`'s key, or its SHA-256 when it is
- * longer than {@link MAX_DEDUP_KEY_LENGTH}. The client's dedup link calls this too, so both
- * always name a delivery the same way.
- *
- * @example
- * const key = dedupKeyFor(event) // what the receiver claims for this delivery
+ * `JSON.stringify(parts)`, character for character. Ids are plain text, so the quotes and commas
+ * are joined directly, which costs a third of JSON.stringify's time (it is on every delivery's
+ * path); anything JSON would escape, or a missing part (`null`), goes through JSON.stringify.
  */
+function jsonArray(parts: readonly (string | null)[]): string {
+  for (const part of parts) if (part === null || ESCAPED.test(part)) return JSON.stringify(parts)
+  return `["${parts.join('","')}"]`
+}
+
 export function dedupKeyFor(event: WebhookEvent | UnknownEvent, keyFn: DedupKeyFn = defaultDedupKey): string {
   const key = keyFn(event)
   // A hashed key starts with `sha256:`, a default key with `[`: the two kinds never meet.

@@ -1,4 +1,3 @@
-import { isThenable } from '../awaitable.js'
 import type { EventName } from '../schemas/events.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
 import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
@@ -74,11 +73,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const registry = new Registry()
   const lifecycle = new Lifecycle()
   const pipeline = new Pipeline(resolved, registry, lifecycle)
-  // A delivery answered synchronously is already over; only one still running is tracked for close().
-  const handle = (request: WebhookRequest, hooks: HandleHooks = NO_HOOKS): Promise<WebhookResponse> => {
-    const response = pipeline.handle(request, hooks)
-    return isThenable(response) ? lifecycle.track(response) : Promise.resolve(response)
-  }
+  // The pipeline counts a delivery still running for close(); Promise.resolve passes its promise through.
+  const handle = (request: WebhookRequest, hooks: HandleHooks = NO_HOOKS): Promise<WebhookResponse> =>
+    Promise.resolve(pipeline.handle(request, hooks))
   const receiver: Receiver = {
     options: resolved,
     on(name, handler) {

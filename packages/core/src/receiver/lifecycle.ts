@@ -27,19 +27,27 @@ export class Lifecycle {
   // A count, not a set of promises: tracking is on the path of every delivery that waits.
   #running = 0
   #idleWaiters: (() => void)[] = []
-  readonly #done = (): void => {
-    this.#running -= 1
-    if (this.#running === 0) for (const wake of this.#idleWaiters.splice(0)) wake()
-  }
+  readonly #done = (): void => this.end()
 
   /** Once true, new deliveries are answered `shutting_down` so the service retries them. */
   get closing(): boolean {
     return this.#closing
   }
 
+  /** Counts one more piece of work as running, until `end()`. */
+  begin(): void {
+    this.#running += 1
+  }
+
+  /** Counts a piece of work from `begin()` as finished; wakes `close()` once none is left. */
+  end(): void {
+    this.#running -= 1
+    if (this.#running === 0) for (const wake of this.#idleWaiters.splice(0)) wake()
+  }
+
   /** Counts `work` as running until it settles; passes its result through. */
   track<T>(work: Promise<T>): Promise<T> {
-    this.#running += 1
+    this.begin()
     // Handles a rejection too, so background work that fails is never an unhandled rejection.
     work.then(this.#done, this.#done)
     return work
