@@ -57,6 +57,14 @@ function jsonArray(parts: readonly (string | null)[]): string {
   return `["${parts.join('","')}"]`
 }
 
+/**
+ * The key the receiver claims in its store for `event`: `keyFn`'s key, or its SHA-256 when it is
+ * longer than {@link MAX_DEDUP_KEY_LENGTH}. The client's dedup link calls this too, so both
+ * always name a delivery the same way.
+ *
+ * @example
+ * const key = dedupKeyFor(event) // what the receiver claims for this delivery
+ */
 export function dedupKeyFor(event: WebhookEvent | UnknownEvent, keyFn: DedupKeyFn = defaultDedupKey): string {
   const key = keyFn(event)
   // A hashed key starts with `sha256:`, a default key with `[`: the two kinds never meet.
