@@ -5,6 +5,7 @@ import { createMemoryStore } from '../dedup/memory-store.js'
 import { silentLogger } from '../logger.js'
 import { signWebhook } from '../signature/sign.js'
 import { vibe } from '../vibe.js'
+import type { BodyResult } from './body.js'
 import type { Instrumentation } from './instrumentation.js'
 import { Lifecycle } from './lifecycle.js'
 import { resolveOptions } from './options.js'
@@ -85,15 +86,16 @@ describe('the synchronous fast path', () => {
     const pipeline = pipelineWith((registry) => registry.add(['gesture'], () => undefined))
     const streamed = async (count: number) => {
       const requests = await Promise.all(Array.from({ length: count }, (_, i) => signed(gesture(100 + i))))
-      const bodies = requests.map((request) => new TextEncoder().encode(request.rawBody as string))
+      const streams = requests.map((request) => {
+        const bytes = new TextEncoder().encode(request.rawBody as string)
+        return { ...request, rawBody: { readBody: async (): Promise<BodyResult> => ({ ok: true, bytes }) } }
+      })
       let created = 0
       const stop = promiseHooks.onInit(() => {
         created += 1
       })
       try {
-        const answers = requests.map((request, i) =>
-          pipeline.handle({ ...request, rawBody: { readBody: async () => ({ ok: true, bytes: bodies[i] }) } }, {}),
-        )
+        const answers = streams.map((request) => pipeline.handle(request, {}))
         // Drained without a promise per delivery, so that the count's fixed part cancels out below.
         await new Promise((resolve) => setImmediate(resolve))
         for (const answer of answers) expect(isThenable(answer)).toBe(true)
