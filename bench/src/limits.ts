@@ -44,15 +44,19 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "where before, sharing the cores, Fastify's runs of one day read 0.86–1.19×. The machine still moves " +
       'them within the hour: at 07:40–08:15Z, with the route itself slower (16–17k req/s against 23–26k, ' +
       '46 against 38 µs of CPU a request), Fastify read 1.01×, 1.02× and 1.04×. Where the difference goes, from ' +
-      '`perf record` of each pinned server (per request): the largest single part is in the kernel, ' +
-      '`pvm_irq_enable` inside `writev`: this paravirtualised guest turning interrupts back on after the ' +
-      'response woke the load generator on the other CPU (4.5 against 8.9 µs in one pair, 5.1 against 6.1 in ' +
-      'another); the slower server leaves the load generator asleep more often, so each wake-up costs it. The ' +
-      "rest is ringhook's own JavaScript, 3.2 µs more than the route's (which has its HMAC and hex " +
-      'comparison in C++): the signature check 0.8, the claim 0.9, the accept path 0.4 plus 0.3 of V8 ' +
-      'installing code for closures made per delivery (`CompileLazy`), and Node stream listeners 0.3. It is not ' +
-      "the dedup store's size: with both servers remembering deliveries 200 ms instead of 10 s, ringhook still " +
-      'spent 1.21× the CPU (unpinned, 6 alternated runs of 4 s).',
+      "a CPU profile of each pinned server (`--cpu-prof`, 13:00Z, per request): ringhook's JavaScript is within " +
+      "about 1 µs of the route's. Its signature check is 2.9 µs cheaper (two one-shot hashes against " +
+      '`createHmac`), its claim and dedup key 1.8 µs dearer (Map operations on a longer key, and the entry), its ' +
+      'body read and promise glue 1.3 µs dearer, parsing and the payload check 0.5. The rest is the kernel: ' +
+      '`writev` 3.2 µs more, which `perf record` puts in `pvm_irq_enable`, this paravirtualised guest turning ' +
+      'interrupts back on after a response woke the load generator on the other CPU. The load generator slept ' +
+      '0.43–0.52 times a request against ringhook and 0.04–0.20 against the route (its voluntary context ' +
+      'switches over 5 s runs): a server a little slower leaves it idle, each response then pays a wake-up, which ' +
+      'slows that server more; a gap of a few percent in CPU becomes ~10% in requests a second. What was cut: a ' +
+      'streamed delivery made 6 promises on Fastify and 5 on the other Node adapters, 3 since 13:50Z; pinned ' +
+      "Fastify then read 0.86–0.98× and server CPU 1.04–1.18× the route's in five runs, against 1.09–1.14× earlier " +
+      'that day. A leaner memory store (rows in typed arrays, no object per delivery) saved ~0.25 µs of 2.7 in ' +
+      'one process and nothing the HTTP runs could tell apart: not kept.',
   },
   {
     targets: ['OpenTelemetry'],
