@@ -1,5 +1,5 @@
 /**
- * `pnpm bench` entry: micro (one process), HTTP (autocannon against servers in child processes),
+ * `pnpm bench` entry: micro (one process), HTTP (a keep-alive load generator against servers in child processes),
  * memory (dedup stores, peak RSS), queue (@ringhook/bullmq), bundle (Workers bundle size) and
  * cold start (fresh processes on node, bun and deno), then a markdown report. See ../README.md.
  */

@@ -15,6 +15,7 @@ import type { Measured } from './micro/harness.js'
 import type { BenchOptions } from './options.js'
 import type { QueueReport } from './queue/run.js'
 import type { SizeRow } from './size/run.js'
+import { median } from './stats.js'
 import type { SystemInfo } from './system.js'
 import type { TargetCheck } from './targets.js'
 
@@ -152,13 +153,14 @@ function httpSection(r: Results, http: HttpResults): string {
       self || !base ? '1.00×' : x(pairedRatio(row, base, 'cpu')),
       String(row.errors),
       mb(row.peakRssMb),
+      `${Math.round(median(row.runs.map((run) => run.loadCpuShare)) * 100)}%`,
     ]
   })
   const skipped = http.skipped.map((s) => `- ${s.app}: not available (${s.reason})`).join('\n')
   return [
-    '## HTTP: autocannon against a server in its own process',
+    '## HTTP: a keep-alive load generator against a server in its own process',
     '',
-    `${o.connections} connections, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's maxRSS; server CPU is the server process's user + system time (all its threads) per delivery handled, median over the runs: the cost of the adapter itself. Each "× hand-rolled" is the median, over the rounds, of a run's ratio to the baseline's run in the same round: a spell of load from elsewhere that slows one round slows both runs of it.`,
+    `${o.connections} keep-alive connections, each with one request in flight, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery, sent as bytes built before the run. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's own high-water mark (VmHWM on Linux); server CPU is the server process's user + system time (all its threads) per delivery handled, median over the runs: the cost of the adapter itself. Each "× hand-rolled" is the median, over the rounds, of a run's ratio to the baseline's run in the same round: a spell of load from elsewhere that slows one round slows both runs of it. Load gen CPU is the load generator's own CPU time over the run's wall time (median): well under 100%, so the server is what limits the rate.`,
     '',
     table(
       [
@@ -174,9 +176,10 @@ function httpSection(r: Results, http: HttpResults): string {
         'CPU × hand-rolled',
         'errors',
         'peak RSS MB',
+        'load gen CPU',
       ],
       rows,
-      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
     "Servers: `*:hand` is that framework with a hand-rolled route that does what the spec asks of any receiver (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse, the payload's fields checked, a delivery seen in the last 10 s acknowledged and not handled again); `*:ringhook` is the ringhook adapter, its memory store given a 256 MiB budget so that 10 s of deliveries fit at any rate here (the default 40 MiB holds 10 s of ~12,000 a second and would answer the rest 503 `store_full`); `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs); `node:ringhook-otel` is the node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered, exporting to memory (see the OpenTelemetry section).",
@@ -254,7 +257,7 @@ function peakRssPart(r: Results): string {
   return [
     '### Peak RSS under the HTTP load',
     '',
-    `The node example's receiver (\`ringhook(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.runs} run(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's maxRSS, Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
+    `The node example's receiver (\`ringhook(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.runs} run(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's own high-water mark (VmHWM on Linux), Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
     '',
     table(['server', 'peak RSS MB', '× hand-rolled', 'RSS after one delivery MB', 'req/s (median)'], body, [
       'l',

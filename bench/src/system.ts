@@ -48,7 +48,6 @@ const PACKAGES = [
   'express',
   'hono',
   '@hono/node-server',
-  'autocannon',
 ]
 
 export function systemInfo(): SystemInfo {

@@ -4,7 +4,14 @@ import type { LoadResult } from './load.js'
 import { pairedRatio } from './paired.js'
 import type { HttpRow } from './run.js'
 
-const run = (rps: number, p99Ms = 5): LoadResult => ({ rps, p50Ms: 1, p99Ms, errors: 0, signedLive: 0 })
+const run = (rps: number, p99Ms = 5): LoadResult => ({
+  rps,
+  p50Ms: 1,
+  p99Ms,
+  errors: 0,
+  signedLive: 0,
+  loadCpuShare: 0.3,
+})
 
 function row(app: string, rps: number[], cpuUs: number[] = rps.map(() => 40)): HttpRow {
   return {

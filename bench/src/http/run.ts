@@ -142,7 +142,7 @@ async function runGroup(
         runs.get(server.app)?.push(result)
         cpu.get(server.app)?.push((after.cpuUs - before.cpuUs) / Math.max(1, after.handled - before.handled))
         log(
-          `  ${server.app.padEnd(20)} run ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms`,
+          `  ${server.app.padEnd(20)} run ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms, load generator CPU ${Math.round(result.loadCpuShare * 100)}%`,
         )
       }
     }
