@@ -33,30 +33,22 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['node:http: ringhook', 'Fastify 5', 'Koa 3', 'Hono (', 'Fetch handler ('],
     note:
-      '**Adapters.** Counted by callgrind (`pnpm --dir bench callgrind`, 2,000 requests after a warm-up, ' +
-      'single-threaded node), a ringhook server runs as many instructions a request as its hand-rolled route, ' +
-      'within 4% (2026-11-24, each pair counted together: node:http 356k against 355k, Fastify 298k against ' +
-      "312k, the fetch handler 322k against 310k; one server's count moved by up to 25% between sessions of the " +
-      'machine, so only pairs compare). Under load it costs more than the instructions say. Since the HTTP runs ' +
-      'pin the load generator and the servers to a CPU each, the ratios hold still within a session: Fastify ' +
-      'read 0.89–0.91× in eight runs between 07:00Z and 08:40Z on 2026-11-24 (server CPU 1.11–1.14× the ' +
-      "route's: 42.6 against 37.5 µs a request), Koa 0.93–0.99×, node:http 0.91–0.98×, Hono 0.91–0.94×; " +
-      "where before, sharing the cores, Fastify's runs of one day read 0.86–1.19×. The machine still moves " +
-      'them within the hour: at 07:40–08:15Z, with the route itself slower (16–17k req/s against 23–26k, ' +
-      '46 against 38 µs of CPU a request), Fastify read 1.01×, 1.02× and 1.04×. Where the difference goes, from ' +
-      "a CPU profile of each pinned server (`--cpu-prof`, 13:00Z, per request): ringhook's JavaScript is within " +
-      "about 1 µs of the route's. Its signature check is 2.9 µs cheaper (two one-shot hashes against " +
-      '`createHmac`), its claim and dedup key 1.8 µs dearer (Map operations on a longer key, and the entry), its ' +
-      'body read and promise glue 1.3 µs dearer, parsing and the payload check 0.5. The rest is the kernel: ' +
-      '`writev` 3.2 µs more, which `perf record` puts in `pvm_irq_enable`, this paravirtualised guest turning ' +
-      'interrupts back on after a response woke the load generator on the other CPU. The load generator slept ' +
-      '0.43–0.52 times a request against ringhook and 0.04–0.20 against the route (its voluntary context ' +
-      'switches over 5 s runs): a server a little slower leaves it idle, each response then pays a wake-up, which ' +
-      'slows that server more; a gap of a few percent in CPU becomes ~10% in requests a second. What was cut: a ' +
-      'streamed delivery made 6 promises on Fastify and 5 on the other Node adapters, 3 since 13:50Z; pinned ' +
-      "Fastify then read 0.86–0.98× and server CPU 1.04–1.18× the route's in five runs, against 1.09–1.14× earlier " +
-      'that day. A leaner memory store (rows in typed arrays, no object per delivery) saved ~0.25 µs of 2.7 in ' +
-      'one process and nothing the HTTP runs could tell apart: not kept.',
+      '**Adapters.** Since 2026-11-24 15:00Z the load generator is one that never waits on itself (`load gen ' +
+      'CPU` 40–50% of its core; autocannon, before, spent 31–36 µs a request, as much as the servers, and ran at ' +
+      '75–81%). With it, in three runs that day, Fastify read 0.95–1.01× its hand-rolled route, Koa 1.02–1.07×, ' +
+      'Hono 1.00–1.02×, the fetch handler 0.97–0.98×, Express 1.24–1.25×. node:http reads 0.82–0.84×: server CPU ' +
+      "1.19–1.22× the route's, 52 against 44 µs a request. The node:http route is the leanest server here (no " +
+      "framework: Fastify's own route costs 57 µs), so ringhook's own work shows most against it. Measured in " +
+      "pinned pairs (5 rounds of 3 s, 15:10–15:20Z): reading the body through ringhook's `StreamBody` instead of " +
+      "two listeners costs the route nothing measurable (22,237 against 22,462 req/s); writing ringhook's two " +
+      'headers (`content-type` with charset, `cache-control: no-store`) instead of one, about 1 µs; the rest is ' +
+      'the receiver itself, which in one process costs ~3 µs a delivery more than the route (`receiver.handle()` ' +
+      'against the spec-complete hand-rolled row: the exactly-once claim and completion, the method, size and ' +
+      'content-type checks, the handler context). The machine moves these pairs by ±4% (the route against ' +
+      'itself: 0.97×, 1.04×), and when it slows, the gap closes (16,641 against 17,358 req/s, 0.96×, at 15:21Z). ' +
+      "Counted by callgrind, which the machine's load does not move, each adapter runs as many instructions a " +
+      'request as its route, within 4% (node:http 356k against 355k). What was cut, and what was tried and not ' +
+      'kept: HISTORY.md.',
   },
   {
     targets: ['OpenTelemetry'],
@@ -68,7 +60,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "own share are the dedup key's SHA-256 (a pseudonym, never the key), the context handed to handlers so " +
       "their spans are children of the delivery's, and the attributes. In the HTTP server the instrumented " +
       'receiver spends 15–35 µs more server CPU a request than the plain one (40–42 µs), which is 0.57×–0.99× ' +
-      "its req/s across runs; without the AsyncLocalStorage context manager it spends as much, so the server's " +
+      'its req/s across runs under autocannon, 0.66–0.68× (78–81 against 51–52 µs) in the two full HTTP runs ' +
+      "with the lighter load generator of 2026-11-24 15:00Z; without the AsyncLocalStorage context manager it spends as much, so the server's " +
       'extra over the in-process cost is not the context; nor is it garbage collection (`--trace-gc`: 3.5 against ' +
       '2.2 µs of collection per request). It is the SDK on the asynchronous path a streamed body takes: in one ' +
       'process with bodies streamed as a server reads them, 50 deliveries in flight, the SDK costs 10–20 µs a ' +
@@ -79,8 +72,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['enqueue path'],
     note:
-      '**The enqueue path** (`@ringhook/bullmq`) is bound by CPU, not by Redis round trips: it spends 108–131 µs of ' +
-      "server CPU per delivery against the inline receiver's 42–45 µs (job serialisation, BullMQ's bookkeeping and " +
+      '**The enqueue path** (`@ringhook/bullmq`) is bound by CPU, not by Redis round trips: it spends 108–132 µs of ' +
+      "server CPU per delivery against the inline receiver's 42–52 µs (job serialisation, BullMQ's bookkeeping and " +
       'ioredis around each add), and on 2 cores shared with Redis and the load generator that sets its rate. Tried on ' +
       "2026-11-24 and left out: the adds of one event-loop turn sent together through BullMQ's `addBulk` (one " +
       'transaction, one round trip): 7,823–8,267 deliveries/s at 112–118 µs a delivery, against 5,260–8,441 at ' +
