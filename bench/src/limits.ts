@@ -35,9 +35,12 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
     note:
       '**Adapters.** Since 2026-11-24 15:00Z the load generator is one that never waits on itself (`load gen ' +
       'CPU` 40–50% of its core; autocannon, before, spent 31–36 µs a request, as much as the servers, and ran at ' +
-      '75–81%). With it, in three runs that day, Fastify read 0.95–1.01× its hand-rolled route, Koa 1.02–1.07×, ' +
-      'Hono 1.00–1.02×, the fetch handler 0.97–0.98×, Express 1.24–1.25×. node:http reads 0.82–0.84×: server CPU ' +
-      "1.19–1.22× the route's, 52 against 44 µs a request. The node:http route is the leanest server here (no " +
+      '75–81%). With it, in six runs that day, Fastify read 0.94–1.01× its hand-rolled route (median 0.97×), Koa 1.02–1.07×, ' +
+      'Hono 1.00–1.02×, the fetch handler 0.97–0.98×, Express 1.24–1.25×. A CPU profile of a pinned Fastify pair ' +
+      '(15:40Z, 5 s each) found the same busy time a request (6,091 against 6,099 ms at 16,268 and 16,350 req/s): ' +
+      'what moves Fastify across 0.95× is the machine, whose pairs of a route against itself read 0.97–1.04×. ' +
+      'node:http reads 0.82–0.85×: server CPU ' +
+      "1.18–1.22× the route's, 52 against 44 µs a request. The node:http route is the leanest server here (no " +
       "framework: Fastify's own route costs 57 µs), so ringhook's own work shows most against it. Measured in " +
       "pinned pairs (5 rounds of 3 s, 15:10–15:20Z): reading the body through ringhook's `StreamBody` instead of " +
       "two listeners costs the route nothing measurable (22,237 against 22,462 req/s); writing ringhook's two " +
