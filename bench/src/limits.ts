@@ -38,7 +38,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       '75–81%). With it, in six runs that day, Fastify read 0.94–1.01× its hand-rolled route (median 0.97×), Koa 1.02–1.07×, ' +
       'Hono 1.00–1.02×, the fetch handler 0.97–0.98×, Express 1.24–1.25×. A CPU profile of a pinned Fastify pair ' +
       '(15:40Z, 5 s each) found the same busy time a request (6,091 against 6,099 ms at 16,268 and 16,350 req/s): ' +
-      'what moves Fastify across 0.95× is the machine, whose pairs of a route against itself read 0.97–1.04×. ' +
+      'what moves Fastify across 0.95× is the machine: its route against itself, by the same method (7 rounds of ' +
+      '4 s), read 1.00, 0.96, 1.00, 1.01 and 1.00× at 15:50–16:00Z. ' +
       'node:http reads 0.82–0.85×: server CPU ' +
       "1.18–1.22× the route's, 52 against 44 µs a request. The node:http route is the leanest server here (no " +
       "framework: Fastify's own route costs 57 µs), so ringhook's own work shows most against it. Measured in " +
