@@ -243,3 +243,36 @@ describe('receiver.handle', () => {
     })
   })
 })
+
+describe('receiver.close() after streamed deliveries that failed', () => {
+  // A streamed delivery is counted for close() from its body's read to its answer. A count left
+  // behind by a failure would hold every later close() until its timeout.
+  it('is not held by a body read that rejects, a store that rejects, or one that throws', async () => {
+    const failingStore = (claim: () => never | Promise<never>): DedupStore => ({
+      claim,
+      complete: () => undefined,
+      release: () => undefined,
+    })
+    const streamed = (body: string) => ({
+      readBody: async () => ({ ok: true as const, bytes: new TextEncoder().encode(body) }),
+    })
+    const cases: { store?: DedupStore; rawBody: (body: string) => WebhookRequest['rawBody'] }[] = [
+      { rawBody: () => ({ readBody: () => Promise.reject(new Error('socket gone')) }) },
+      { store: failingStore(() => Promise.reject(new Error('store down'))), rawBody: streamed },
+      {
+        store: failingStore(() => {
+          throw new Error('store bug')
+        }),
+        rawBody: streamed,
+      },
+    ]
+    for (const { store, rawBody } of cases) {
+      const receiver = createReceiver({ ...base, ...(store ? { store } : {}) })
+      receiver.on('gesture', () => undefined)
+      const body = payload()
+      const answers = await Promise.all([1, 2, 3].map(async () => receiver.handle(await request(body, rawBody(body)))))
+      for (const answer of answers) expect(answer.status).toBeGreaterThanOrEqual(500)
+      expect(await receiver.close({ timeoutMs: 200 })).toEqual({ drained: true, pending: 0 })
+    }
+  })
+})
