@@ -34,7 +34,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
     targets: ['node:http: ringhook', 'Fastify 5', 'Koa 3', 'Hono (', 'Fetch handler ('],
     note:
       '**Adapters.** Since 2026-11-24 15:00Z the load generator is one that never waits on itself (`load gen ' +
-      'CPU` 40–50% of its core; autocannon, before, spent 31–36 µs a request, as much as the servers, and ran at ' +
+      'CPU` under 50% of its core; autocannon, before, spent 31–36 µs a request, as much as the servers, and ran at ' +
       '75–81%). With it, in six runs that day, Fastify read 0.94–1.01× its hand-rolled route (median 0.97×), Koa 1.02–1.07×, ' +
       'Hono 1.00–1.02×, the fetch handler 0.97–0.98×, Express 1.24–1.25×. A CPU profile of a pinned Fastify pair ' +
       '(15:40Z, 5 s each) found the same busy time a request (6,091 against 6,099 ms at 16,268 and 16,350 req/s): ' +
