@@ -24,7 +24,7 @@ export interface BenchOptions {
 
 const FULL = {
   micro: { warmupMs: 1_000, rounds: 7, roundMs: 600 },
-  http: { runs: 7, durationS: 4, warmupS: 1.5, connections: 50 },
+  http: { slices: 28, durationS: 1, warmupS: 1.5, connections: 50 },
   memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50, entries: 5_000 },
   queue: { jobs: 5_000, concurrency: 10 },
   coldstart: { runs: 7, warmups: 1 },
@@ -33,7 +33,7 @@ const FULL = {
 // Small enough for CI: every code path runs, no number means anything.
 const QUICK = {
   micro: { warmupMs: 150, rounds: 3, roundMs: 100 },
-  http: { runs: 1, durationS: 1, warmupS: 0.3, connections: 50 },
+  http: { slices: 2, durationS: 0.5, warmupS: 0.3, connections: 50 },
   memory: { ids: 300_000, throughputMs: 300, concurrency: 50, entries: 5_000 },
   queue: { jobs: 300, concurrency: 10 },
   coldstart: { runs: 1, warmups: 0 },

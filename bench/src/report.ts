@@ -1,6 +1,6 @@
 import type { ColdRow } from './coldstart/run.js'
-import { pairedRatio } from './http/paired.js'
 import type { HttpResults, HttpRow } from './http/run.js'
+import { ratioTo } from './http/steady.js'
 import type { EntryCostReport } from './memory/entry-cost.js'
 import type { StoreThroughput } from './memory/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
@@ -143,14 +143,14 @@ function httpSection(r: Results, http: HttpResults): string {
     return [
       row.framework,
       self ? `${row.app} (baseline)` : row.app,
-      int(row.rps.median),
+      int(row.rps.steady),
       `${int(row.rps.min)}–${int(row.rps.max)}`,
-      self || !base ? '1.00×' : x(pairedRatio(row, base, 'rps')),
+      self || !base ? '1.00×' : x(ratioTo(row, base, 'rps')),
       ms(row.p50Ms),
       ms(row.p99Ms),
-      self || !base ? '1.00×' : x(pairedRatio(row, base, 'p99')),
+      self || !base ? '1.00×' : x(ratioTo(row, base, 'p99')),
       int(row.cpuUsPerRequest),
-      self || !base ? '1.00×' : x(pairedRatio(row, base, 'cpu')),
+      self || !base ? '1.00×' : x(ratioTo(row, base, 'cpu')),
       String(row.errors),
       mb(row.peakRssMb),
       `${Math.round(median(row.runs.map((run) => run.loadCpuShare)) * 100)}%`,
@@ -160,13 +160,13 @@ function httpSection(r: Results, http: HttpResults): string {
   return [
     '## HTTP: a keep-alive load generator against a server in its own process',
     '',
-    `${o.connections} keep-alive connections, each with one request in flight, ${o.runs} run(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers run interleaved. Every request is a distinct, freshly signed delivery, sent as bytes built before the run. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's own high-water mark (VmHWM on Linux); server CPU is the server process's user + system time (all its threads) per delivery handled, median over the runs: the cost of the adapter itself. Each "× hand-rolled" is the median, over the rounds, of a run's ratio to the baseline's run in the same round: a spell of load from elsewhere that slows one round slows both runs of it. Load gen CPU is the load generator's own CPU time over the run's wall time (median): well under 100%, so the server is what limits the rate.`,
+    `${o.connections} keep-alive connections, each with one request in flight, ${o.slices} slice(s) of ${o.durationS} s per server after a ${o.warmupS} s warm-up; a framework's servers take their slices in turn. Every request is a distinct, freshly signed delivery, sent as bytes built before the slice. req/s counts 2xx answers; latency is per response at full precision; errors are connection errors, timeouts and non-2xx answers; peak RSS is the server process's own high-water mark (VmHWM on Linux); server CPU is the server process's user + system time (all its threads) per delivery handled: the cost of the adapter itself. A server's req/s is the upper quartile of its slices and its CPU the lower quartile: a shared machine's cores change speed from one second to the next by themselves, which only ever slows a slice down, so the best-running quarter of a server's slices says what the server can do (src/http/steady.ts); min–max are the slowest and fastest slices. p50 and p99 are the medians of the slices' own. Each "× hand-rolled" is the server's reading over the baseline's, both from the same minutes. Load gen CPU is the load generator's own CPU time over the slice's wall time (median): well under 100%, so the server is what limits the rate.`,
     '',
     table(
       [
         'framework',
         'server',
-        'req/s (median)',
+        'req/s (upper quartile)',
         'min–max',
         '× hand-rolled',
         'p50 ms',
@@ -214,7 +214,7 @@ function memorySection(r: Results): string {
   if (r.stores) {
     const rows = r.stores.rows.map((s) => [s.store, int(s.opsPerSec)])
     const http = r.http?.rows.filter((row) => row.app === 'node:ringhook' || row.app === 'node:ringhook-redis') ?? []
-    for (const row of http) rows.push([`HTTP, ${row.app} (req/s)`, int(row.rps.median)])
+    for (const row of http) rows.push([`HTTP, ${row.app} (req/s)`, int(row.rps.steady)])
     parts.push(
       `Store throughput: claim + complete per second, ${r.options.memory.concurrency} deliveries in flight; then the node adapter's req/s with each store (from the HTTP table).`,
       '',
@@ -251,15 +251,15 @@ function peakRssPart(r: Results): string {
     mb(row.peakRssMb),
     x(row.peakRssMb / hand.peakRssMb),
     cold(row.app) ? mb((cold(row.app) as ColdRow).rssMb) : 'n/a',
-    int(row.rps.median),
+    int(row.rps.steady),
   ])
   const { http: o } = r.options
   return [
     '### Peak RSS under the HTTP load',
     '',
-    `The node example's receiver (\`ringhook(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.runs} run(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's own high-water mark (VmHWM on Linux), Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
+    `The node example's receiver (\`ringhook(receiver)\` on node:http, as in examples/node-http, without its per-event console.log) against the hand-rolled route, each in its own process on bare node under the standard load: ${o.connections} connections, distinct signed deliveries, ${o.slices} slice(s) of ${o.durationS} s after ${o.warmupS} s of warm-up${r.http ? ' (the node:http rows of the HTTP section)' : ''}. Peak RSS is the process's own high-water mark (VmHWM on Linux), Node's own ~40 MB included. "RSS after one delivery" is the cold-start section's figure for the same server: what the code costs before any load.`,
     '',
-    table(['server', 'peak RSS MB', '× hand-rolled', 'RSS after one delivery MB', 'req/s (median)'], body, [
+    table(['server', 'peak RSS MB', '× hand-rolled', 'RSS after one delivery MB', 'req/s (upper quartile)'], body, [
       'l',
       'r',
       'r',
@@ -346,13 +346,13 @@ function otelSection(r: Results): string {
   if (!off || !on) return ''
   const line = (label: string, row: HttpRow) => [
     label,
-    int(row.rps.median),
+    int(row.rps.steady),
     `${int(row.rps.min)}–${int(row.rps.max)}`,
-    x(pairedRatio(row, off, 'rps')),
+    x(ratioTo(row, off, 'rps')),
     ms(row.p99Ms),
-    x(pairedRatio(row, off, 'p99')),
+    x(ratioTo(row, off, 'p99')),
     int(row.cpuUsPerRequest),
-    x(pairedRatio(row, off, 'cpu')),
+    x(ratioTo(row, off, 'cpu')),
     mb(row.peakRssMb),
   ]
   return [
@@ -363,7 +363,7 @@ function otelSection(r: Results): string {
     table(
       [
         'server',
-        'req/s (median)',
+        'req/s (upper quartile)',
         'min–max',
         '× none',
         'p99 ms',
@@ -387,9 +387,9 @@ function queueSection(r: Results): string {
   const inline = http.find((row) => row.app === 'node:ringhook')
   const rows = http.map((row) => [
     `HTTP, ${row.app}${row.app === 'node:ringhook' ? ' (inline handlers)' : ' (enqueue path)'}`,
-    int(row.rps.median),
+    int(row.rps.steady),
     ms(row.p99Ms),
-    inline ? x(pairedRatio(row, inline, 'rps')) : 'n/a',
+    inline ? x(ratioTo(row, inline, 'rps')) : 'n/a',
     row.app === 'node:ringhook' ? '0' : q.enqueue.commandsPerDelivery.toFixed(2),
   ])
   rows.push(

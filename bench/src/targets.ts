@@ -1,6 +1,6 @@
 import type { ColdRow } from './coldstart/run.js'
-import { pairedRatio } from './http/paired.js'
 import type { HttpRow } from './http/run.js'
+import { ratioTo } from './http/steady.js'
 import type { GrowthReport } from './memory/store-growth.js'
 import { BASELINE, OCTOKIT_RECEIVE, RINGHOOK_HANDLE, RINGHOOK_VERIFY, STANDARD_VERIFY } from './micro/contenders.js'
 import type { Measured } from './micro/harness.js'
@@ -42,8 +42,8 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
     if (!/:ringhook$/.test(row.app)) continue
     const base = rows.find((r) => r.app === row.baseline)
     if (!base) continue
-    checks.push(ratio(`${row.framework}: ringhook req/s vs hand-rolled`, pairedRatio(row, base, 'rps'), 0.95))
-    const p99 = pairedRatio(row, base, 'p99')
+    checks.push(ratio(`${row.framework}: ringhook req/s vs hand-rolled`, ratioTo(row, base, 'rps'), 0.95))
+    const p99 = ratioTo(row, base, 'p99')
     checks.push({
       target: `${row.framework}: ringhook p99 vs hand-rolled`,
       measured: p99,
@@ -59,18 +59,14 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
     checks.push(
       ratio(
         'OpenTelemetry (@ringhook/otel, SDK in memory) req/s vs none, node:http',
-        pairedRatio(traced, inline, 'rps'),
+        ratioTo(traced, inline, 'rps'),
         0.9,
       ),
     )
   }
   if (inline && queued) {
     checks.push(
-      ratio(
-        'enqueue path (@ringhook/bullmq) req/s vs inline receiver, node:http',
-        pairedRatio(queued, inline, 'rps'),
-        0.5,
-      ),
+      ratio('enqueue path (@ringhook/bullmq) req/s vs inline receiver, node:http', ratioTo(queued, inline, 'rps'), 0.5),
     )
   }
   return checks

@@ -4,9 +4,12 @@ import { max, median, min } from '../stats.js'
 import { type CorePlan, forkedOn, pinProcess, planCores } from './cores.js'
 import { type LoadResult, runLoad, type Signer } from './load.js'
 import type { ServerMessage } from './server.js'
+import { betterQuartile } from './steady.js'
 
 export interface HttpOptions {
-  runs: number
+  /** Timed slices of load per server, interleaved with the other servers of its group. */
+  slices: number
+  /** Each slice's length. */
   durationS: number
   warmupS: number
   connections: number
@@ -45,16 +48,19 @@ export interface HttpRow {
   framework: string
   app: string
   baseline: string
-  /** One per round, in round order: run k of every server in a group was taken in the same round. */
+  /** One per slice, in order: slice k of every server in a group was taken in the same round. */
   runs: LoadResult[]
-  /** Server CPU µs per delivery handled in each run, in round order. */
+  /** Server CPU µs per delivery handled in each slice, in order. */
   cpuUs: number[]
-  rps: { median: number; min: number; max: number }
+  /** `steady`: the upper quartile of the slices' req/s (see steady.ts); min and max of the slices. */
+  rps: { steady: number; min: number; max: number }
+  /** The median of the slices' medians. */
   p50Ms: number
+  /** The median of the slices' p99s: a slice's tail is a handful of stalls, so not its better quartile (steady.ts). */
   p99Ms: number
   errors: number
   peakRssMb: number
-  /** Server process CPU (user + system, all threads) per delivery handled, median over the runs. */
+  /** Server process CPU (user + system, all threads) per delivery handled, the slices' lower quartile. */
   cpuUsPerRequest: number
   handled: number
 }
@@ -133,7 +139,7 @@ async function runGroup(
     // Server CPU per delivery handled: what the adapter costs, whatever share of the cores the
     // load generator takes in that run.
     const cpu = new Map<string, number[]>(servers.map((s) => [s.app, []]))
-    for (let round = 0; round < options.runs; round++) {
+    for (let round = 0; round < options.slices; round++) {
       for (let k = 0; k < servers.length; k++) {
         const server = servers[(k + round) % servers.length] as Started
         const before = await serverStats(server)
@@ -142,7 +148,7 @@ async function runGroup(
         runs.get(server.app)?.push(result)
         cpu.get(server.app)?.push((after.cpuUs - before.cpuUs) / Math.max(1, after.handled - before.handled))
         log(
-          `  ${server.app.padEnd(20)} run ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms, load generator CPU ${Math.round(result.loadCpuShare * 100)}%`,
+          `  ${server.app.padEnd(20)} slice ${round + 1}: ${Math.round(result.rps)} req/s, p99 ${result.p99Ms.toFixed(2)} ms, load generator CPU ${Math.round(result.loadCpuShare * 100)}%`,
         )
       }
     }
@@ -157,12 +163,12 @@ async function runGroup(
         baseline: group.baseline,
         runs: results,
         cpuUs: cpu.get(server.app) ?? [],
-        rps: { median: median(rps), min: min(rps), max: max(rps) },
+        rps: { steady: betterQuartile(rps, 'higher'), min: min(rps), max: max(rps) },
         p50Ms: median(results.map((r) => r.p50Ms)),
         p99Ms: median(results.map((r) => r.p99Ms)),
         errors: results.reduce((sum, r) => sum + r.errors, 0),
         peakRssMb: stats.maxRssKb / 1024,
-        cpuUsPerRequest: median(cpu.get(server.app) ?? []),
+        cpuUsPerRequest: betterQuartile(cpu.get(server.app) ?? [], 'lower'),
         handled: stats.handled,
       })
     }
