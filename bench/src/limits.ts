@@ -33,25 +33,29 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['node:http: ringhook', 'Fastify 5', 'Koa 3', 'Hono (', 'Fetch handler ('],
     note:
-      '**Adapters.** Since 2026-11-24 15:00Z the load generator is one that never waits on itself (`load gen ' +
-      'CPU` under 50% of its core; autocannon, before, spent 31–36 µs a request, as much as the servers, and ran at ' +
-      '75–81%). With it, in six runs that day, Fastify read 0.94–1.01× its hand-rolled route (median 0.97×), Koa 1.02–1.07×, ' +
-      'Hono 1.00–1.02×, the fetch handler 0.97–0.98×, Express 1.24–1.25×. A CPU profile of a pinned Fastify pair ' +
-      '(15:40Z, 5 s each) found the same busy time a request (6,091 against 6,099 ms at 16,268 and 16,350 req/s): ' +
-      'what moves Fastify across 0.95× is the machine: its route against itself, by the same method (7 rounds of ' +
-      '4 s), read 1.00, 0.96, 1.00, 1.01 and 1.00× at 15:50–16:00Z. ' +
-      'node:http reads 0.82–0.85×: server CPU ' +
-      "1.18–1.22× the route's, 52 against 44 µs a request. The node:http route is the leanest server here (no " +
-      "framework: Fastify's own route costs 57 µs), so ringhook's own work shows most against it. Measured in " +
+      '**Adapters.** The machine moves every adapter ratio by more than the 5% these targets leave. Since ' +
+      '2026-11-24 17:20Z a server is read from 28 one-second slices (req/s their upper quartile, steady.ts); the ' +
+      'route against itself reads 0.970–1.048× that way (13 runs), 0.947–1.072× by the paired 4-s runs before (6). ' +
+      'On Fastify, ringhook read 1.08, 1.02, 0.98 and 0.97× at 16:20–16:35Z (paired runs, server CPU 0.93–0.96× ' +
+      "the route's) and 0.92, 0.97 and 0.91× (the full run) at 17:10–17:37Z (slices, CPU 1.02–1.11×); each run " +
+      'agrees with itself (the halves of the slowest read 0.88–0.93×), so what moves is the pair of processes, not ' +
+      "the estimator. Three ringhook processes beside two of the route's in one run (17:40Z) read 1.03, 1.03 and " +
+      '1.08× one route process and 0.97, 0.97 and 1.01× the other, the two routes 6% apart. Counted by callgrind, ' +
+      'which does not move with the machine, ringhook on Fastify runs 260k instructions a request against its ' +
+      "route's 279k (0.93×, 16:55Z); a CPU profile of a pinned pair (15:40Z) found the same busy time a request. " +
+      'Koa read 1.02–1.07× in every run that day, Hono 0.99–1.02×, Express 1.24–1.33×, the fetch handler ' +
+      '0.91–0.98×. ' +
+      'node:http reads 0.79–0.85×: server CPU ' +
+      "1.18–1.28× the route's, 52–54 against 42–44 µs a request. The node:http route is the leanest server here (no " +
+      "framework: Fastify's own route costs 55–57 µs), so ringhook's own work shows most against it. Measured in " +
       "pinned pairs (5 rounds of 3 s, 15:10–15:20Z): reading the body through ringhook's `StreamBody` instead of " +
       "two listeners costs the route nothing measurable (22,237 against 22,462 req/s); writing ringhook's two " +
       'headers (`content-type` with charset, `cache-control: no-store`) instead of one, about 1 µs; the rest is ' +
       'the receiver itself, which in one process costs ~3 µs a delivery more than the route (`receiver.handle()` ' +
       'against the spec-complete hand-rolled row: the exactly-once claim and completion, the method, size and ' +
-      'content-type checks, the handler context). The machine moves these pairs by ±4% (the route against ' +
-      'itself: 0.97×, 1.04×), and when it slows, the gap closes (16,641 against 17,358 req/s, 0.96×, at 15:21Z). ' +
-      "Counted by callgrind, which the machine's load does not move, each adapter runs as many instructions a " +
-      'request as its route, within 4% (node:http 356k against 355k). What was cut, and what was tried and not ' +
+      'content-type checks, the handler context). ' +
+      'Counted by callgrind, each adapter runs as many instructions a ' +
+      'request as its route, within 4% (node:http 356k against 355k), or fewer (Fastify, above). What was cut, and what was tried and not ' +
       'kept: HISTORY.md.',
   },
   {
