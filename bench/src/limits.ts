@@ -40,7 +40,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       "the route's) and 0.92, 0.97 and 0.91× (the full run) at 17:10–17:37Z (slices, CPU 1.02–1.11×); each run " +
       'agrees with itself (the halves of the slowest read 0.88–0.93×), so what moves is the pair of processes, not ' +
       "the estimator. Three ringhook processes beside two of the route's in one run (17:40Z) read 1.03, 1.03 and " +
-      '1.08× one route process and 0.97, 0.97 and 1.01× the other, the two routes 6% apart. Counted by callgrind, ' +
+      '1.08× one route process and 0.97, 0.97 and 1.01× the other, the two routes 6% apart; four processes of the ' +
+      'route in one run spread 1.08–1.18× fastest over slowest (nine runs). Counted by callgrind, ' +
       'which does not move with the machine, ringhook on Fastify runs 260k instructions a request against its ' +
       "route's 279k (0.93×, 16:55Z); a CPU profile of a pinned pair (15:40Z) found the same busy time a request. " +
       'Koa read 1.02–1.07× in every run that day, Hono 0.99–1.02×, Express 1.24–1.33×, the fetch handler ' +
