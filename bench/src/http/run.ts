@@ -107,8 +107,8 @@ function stop(server: Started): Promise<void> {
 }
 
 /**
- * Starts a group's servers side by side, warms each up, then alternates their timed runs (run 1
- * of each, run 2 of each...) so that load from elsewhere on the machine hits them alike.
+ * Starts a group's servers side by side, warms each up, then gives them their timed slices in turns
+ * (slice 1 of each, slice 2 of each...), so that every server's slices come from the same minutes.
  */
 async function runGroup(
   entry: string,

@@ -1,3 +1,4 @@
+import { quantile } from '../stats.js'
 import type { HttpRow } from './run.js'
 
 /**
@@ -21,13 +22,7 @@ import type { HttpRow } from './run.js'
  * the slices' median read 0.97–0.99× in four (run.ts takes the median).
  */
 export function betterQuartile(values: readonly number[], better: 'higher' | 'lower'): number {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const position = (sorted.length - 1) * (better === 'higher' ? 0.75 : 0.25)
-  const below = Math.floor(position)
-  const low = sorted[below] as number
-  const high = sorted[Math.ceil(position)] as number
-  return low + (high - low) * (position - below)
+  return quantile(values, better === 'higher' ? 0.75 : 0.25)
 }
 
 const READINGS = {
