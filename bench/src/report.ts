@@ -82,10 +82,14 @@ function header(r: Results): string {
 /** Where the HTTP runs put the load generator and the servers. */
 function placement(r: Results): string {
   if (!r.http) return 'no HTTP runs'
-  const { cores } = r.http
-  return cores
+  const { cores, fixedAddresses } = r.http
+  const where = cores
     ? `in the HTTP runs the load generator ran on CPU ${cores.load} and every server on CPU ${cores.servers} (taskset)`
     : 'in the HTTP runs the load generator and the servers were not pinned (no taskset, or fewer than two CPUs allowed): they shared whatever cores the scheduler gave them'
+  const layout = fixedAddresses
+    ? 'every server with its address space not randomised (setarch -R) and V8 seeded alike (src/http/launch.ts)'
+    : 'every server with V8 seeded alike but its address space randomised as usual (no setarch -R here; src/http/launch.ts)'
+  return `${where}; ${layout}`
 }
 
 function targetsSection(r: Results): string {

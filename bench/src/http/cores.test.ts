@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { expandCpuList, forkedOn } from './cores.js'
+import { expandCpuList } from './cores.js'
 
 describe('expandCpuList', () => {
   it('reads the affinity list as /proc writes it', () => {
@@ -11,12 +11,5 @@ describe('expandCpuList', () => {
   it('skips what is not a CPU number', () => {
     expect(expandCpuList('x,3')).toEqual([3])
     expect(expandCpuList('')).toEqual([])
-  })
-})
-
-describe('forkedOn', () => {
-  it('starts a child through taskset on the given CPUs, or as usual when there is no plan', () => {
-    expect(forkedOn('1')).toEqual({ execPath: 'taskset', execArgv: ['--cpu-list', '1', process.execPath] })
-    expect(forkedOn(undefined)).toEqual({})
   })
 })

@@ -53,8 +53,3 @@ export function pinProcess(pid: number, cpus: string): void {
   const done = spawnSync('taskset', ['--all-tasks', '--cpu-list', '--pid', cpus, String(pid)], { stdio: 'ignore' })
   if (done.status !== 0) throw new Error(`taskset could not move process ${pid} to CPU ${cpus}`)
 }
-
-/** `fork()` options that start a child on `cpus` from its first instruction, threads included. */
-export function forkedOn(cpus: string | undefined): { execPath?: string; execArgv?: string[] } {
-  return cpus === undefined ? {} : { execPath: 'taskset', execArgv: ['--cpu-list', cpus, process.execPath] }
-}

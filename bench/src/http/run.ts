@@ -1,7 +1,8 @@
 import { type ChildProcess, fork } from 'node:child_process'
 import { githubHeaders, ringHeaders } from '../fixtures.js'
 import { max, median, min } from '../stats.js'
-import { type CorePlan, forkedOn, pinProcess, planCores } from './cores.js'
+import { type CorePlan, pinProcess, planCores } from './cores.js'
+import { type Launch, serverLaunch, setarchWorks } from './launch.js'
 import { type LoadResult, runLoad, type Signer } from './load.js'
 import type { ServerMessage } from './server.js'
 import { betterQuartile } from './steady.js'
@@ -78,8 +79,8 @@ interface Started {
   port: number
 }
 
-function start(entry: string, app: string, cpus: string | undefined): Promise<Started> {
-  const child = fork(entry, [app], { stdio: 'inherit', ...forkedOn(cpus) })
+function start(entry: string, app: string, launch: Launch): Promise<Started> {
+  const child = fork(entry, [app], { stdio: 'inherit', ...launch })
   return new Promise((resolve, reject) => {
     child.once('message', (message: ServerMessage) => {
       if (message.type === 'ready') resolve({ app, child, port: message.port })
@@ -115,10 +116,10 @@ async function runGroup(
   group: HttpGroup,
   options: HttpOptions,
   log: (line: string) => void,
-  cores: CorePlan | undefined,
+  launch: Launch,
 ): Promise<{ rows: HttpRow[]; skipped: SkippedApp[] }> {
   const apps = [group.baseline, ...group.contenders]
-  const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app, cores?.servers)))
+  const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app, launch)))
   const servers: Started[] = []
   const skipped: SkippedApp[] = []
   outcomes.forEach((outcome, i) => {
@@ -189,6 +190,8 @@ export interface HttpResults {
   skipped: SkippedApp[]
   /** Where the load generator and the servers ran; undefined when they shared every core. */
   cores: CorePlan | undefined
+  /** Whether the servers ran with their address space not randomised (setarch -R); see launch.ts. */
+  fixedAddresses: boolean
 }
 
 /** Every group in turn (all of HTTP_GROUPS unless told); `entry` is the bundled server script (see bundle.ts). */
@@ -204,15 +207,17 @@ export async function runHttp(
     !options.frameworks ||
     options.frameworks.some((name) => group.framework.toLowerCase().startsWith(name.trim().toLowerCase()))
   const cores = planCores()
+  const fixedAddresses = setarchWorks()
+  const launch = serverLaunch(cores, fixedAddresses)
   log(cores ? `HTTP: load generator on CPU ${cores.load}, servers on CPU ${cores.servers}` : 'HTTP: not pinned')
   return onLoadCpu(cores, async () => {
     for (const group of groups.filter(wanted)) {
       log(`HTTP: ${group.framework}`)
-      const result = await runGroup(entry, group, options, log, cores)
+      const result = await runGroup(entry, group, options, log, launch)
       rows.push(...result.rows)
       skipped.push(...result.skipped)
     }
-    return { rows, skipped, cores }
+    return { rows, skipped, cores, fixedAddresses }
   })
 }
 
