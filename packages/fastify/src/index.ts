@@ -1,6 +1,6 @@
 /**
- * Mounts a `@ringhook/core` receiver in a Fastify 5 app, as a plugin that owns one route and leaves
- * the raw body to the receiver.
+ * Mounts a `@ringhook/core` receiver in a Fastify 5 app, as a plugin that owns one route and reads
+ * its raw body for the receiver.
  *
  * @packageDocumentation
  * @document ../README.md

@@ -1,6 +1,6 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
 import type { WebhookRequest } from '@ringhook/core/adapter'
-import { fromNodeRequest } from '@ringhook/node'
+import { fromNodeRequest, ReadBody, StreamBody } from '@ringhook/node'
 import type { FastifyContentTypeParser, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 
 /** Where the plugin's route is. */
@@ -16,8 +16,8 @@ const BODY_CONSUMED_FIX =
 
 /**
  * A Fastify 5 plugin that serves the receiver on one route. Its content-type parser, in the
- * plugin's own encapsulated context, leaves the body unread for the receiver, which reads it
- * with its `maxBodyBytes` and `bodyTimeoutMs`; the rest of the app keeps Fastify's JSON parser.
+ * plugin's own encapsulated context, reads the body with the receiver's `maxBodyBytes` and
+ * `bodyTimeoutMs` instead of Fastify's parsing; the rest of the app keeps Fastify's JSON parser.
  *
  * @example
  * import Fastify from 'fastify'
@@ -29,14 +29,21 @@ export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}
   const path = options.path ?? '/webhooks'
   return function ringhookFastify(fastify, _options, done) {
     const bodyLimit = fastify.initialConfig.bodyLimit ?? Number.POSITIVE_INFINITY
+    const { maxBodyBytes, bodyTimeoutMs } = receiver.options
     // The receiver, not Fastify, reads this route's body: never let it accept more than Fastify would.
-    if (receiver.options.maxBodyBytes > bodyLimit) return done(limitError(receiver.options.maxBodyBytes, bodyLimit))
+    if (maxBodyBytes > bodyLimit) return done(limitError(maxBodyBytes, bodyLimit))
     fastify.removeAllContentTypeParsers()
-    const leaveBody: FastifyContentTypeParser = (_request, _payload, parsed) => parsed(null)
+    // Read in Fastify's own callback, ahead of the handler, the receiver then answers without
+    // waiting on a promise for the body (0.95× → 0.99× the hand-rolled route's req/s: bench/HISTORY.md).
+    // A body already consumed, or declared over the limit, is left to the receiver to refuse unread.
+    const readAhead: FastifyContentTypeParser = (request, payload, parsed) => {
+      if (request.raw.readableEnded || Number(request.headers['content-length']) > maxBodyBytes) return parsed(null)
+      new StreamBody(payload).read(maxBodyBytes, bodyTimeoutMs, (body) => parsed(null, new ReadBody(body)))
+    }
     // The service's own content type by name as well: Fastify caches the parser it finds for an
     // exact match, but looks for the catch-all afresh on every request (~2 µs each).
-    fastify.addContentTypeParser('application/json', leaveBody)
-    fastify.addContentTypeParser('*', leaveBody)
+    fastify.addContentTypeParser('application/json', readAhead)
+    fastify.addContentTypeParser('*', readAhead)
     fastify.all(path, (request, reply) => respond(receiver, request, reply))
     done()
   }
@@ -62,8 +69,12 @@ function respond(receiver: Receiver, request: FastifyRequest, reply: FastifyRepl
   })
 }
 
-/** The Node request as the core reads it, with the fix for a consumed body told in Fastify's terms. */
-function toWebhookRequest({ raw }: FastifyRequest): WebhookRequest {
+/**
+ * The request as the core reads it: with the body the parser read, or else the Node request (no
+ * body to parse, or one left unread), with the fix for a consumed body told in Fastify's terms.
+ */
+function toWebhookRequest({ raw, body }: FastifyRequest): WebhookRequest {
+  if (body instanceof ReadBody) return { method: raw.method ?? 'GET', headers: raw.headers, rawBody: body }
   const request = fromNodeRequest(raw)
   return request.bodyAlreadyParsed ? { ...request, bodyAlreadyParsed: BODY_CONSUMED_FIX } : request
 }

@@ -1,5 +1,7 @@
+import { connect } from 'node:net'
 import { Writable } from 'node:stream'
 import { RinghookConfigError } from '@ringhook/core'
+import { ReadBody } from '@ringhook/node'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { afterEach, describe, expect, it } from 'vitest'
 import { gestureReceiver, recordingLogger, SECRET, signedGesture } from '../../../test/support/adapter-kit.js'
@@ -124,6 +126,45 @@ describe('@ringhook/fastify', () => {
     expect(response.status).toBe(413)
     expect(await response.json()).toMatchObject({ error: { code: 'payload_too_large' } })
     expect(handled).toEqual([])
+  })
+
+  it('answers a Content-Length over maxBodyBytes with 413 before any byte of the body arrives', async () => {
+    const { receiver, handled } = gestureReceiver({ maxBodyBytes: 1000 })
+    const base = new URL(await serve(Fastify({ bodyLimit: 1000 }).register(ringhook(receiver))))
+    const socket = connect(Number(base.port), base.hostname)
+    const answer = new Promise<string>((resolve) => {
+      let text = ''
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString()
+        if (text.includes('}')) resolve(text)
+      })
+    })
+    // Headers only: a parser that waited for this body would answer 408 after bodyTimeoutMs (10 s), past the test's timeout.
+    socket.write('POST /webhooks HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 2000\r\n\r\n')
+    const text = await answer
+    socket.destroy()
+    expect(text.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large')
+    expect(text).toContain('"code":"payload_too_large"')
+    expect(handled).toEqual([])
+  }, 5000)
+
+  it('hands the receiver the body its parser read, so no promise waits for the body', async () => {
+    const { receiver } = gestureReceiver()
+    const bodies: unknown[] = []
+    const watched = {
+      ...receiver,
+      handle: (request: Parameters<typeof receiver.handle>[0]) => {
+        bodies.push(request.rawBody)
+        return receiver.handle(request)
+      },
+    }
+    const base = await serve(Fastify().register(ringhook(watched)))
+    const response = await fetch(`${base}/webhooks`, await signedGesture())
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual(VIBE)
+    expect(bodies).toHaveLength(1)
+    expect(bodies[0]).toBeInstanceOf(ReadBody)
+    expect((bodies[0] as ReadBody).result.ok).toBe(true)
   })
 
   it("hands a failure to send the answer to Fastify's error handler, not to an unhandled rejection", async () => {

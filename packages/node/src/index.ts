@@ -5,7 +5,7 @@
  * @packageDocumentation
  * @document ../README.md
  */
-export { fromNodeRequest, type NodeReadable, type NodeStyleRequest, StreamBody } from './node-request.js'
+export { fromNodeRequest, type NodeReadable, type NodeStyleRequest, ReadBody, StreamBody } from './node-request.js'
 export {
   type NextFunction,
   type NodeMiddleware,

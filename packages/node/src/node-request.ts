@@ -81,39 +81,62 @@ export class StreamBody implements BodyReader {
 
   /** The stream as the receiver's body, read once (a second call would wait for events already gone). */
   readBody(limit: number, timeoutMs: number): Promise<BodyResult> {
+    return new Promise((resolve) => this.read(limit, timeoutMs, resolve))
+  }
+
+  /**
+   * The same read, told through a callback: for a host that reads bodies with callbacks of its own
+   * (Fastify's content-type parsers), so the receiver is then handed a {@link ReadBody} and answers
+   * without waiting on a promise for the body.
+   */
+  read(limit: number, timeoutMs: number, done: (result: BodyResult) => void): void {
     const stream = this.#stream
-    return new Promise((resolve) => {
-      let chunks: Uint8Array[] | undefined = []
-      let size = 0
-      const finish = (result: BodyResult): void => {
-        chunks = undefined
-        bodyDeadlines.clear(deadline)
-        resolve(result)
-      }
-      // Paused, not destroyed: the adapter still answers on the same socket.
-      const stop = (code: 'payload_too_large' | 'body_timeout'): void => {
-        if (!chunks) return
-        stream.pause()
-        finish({ ok: false, code })
-      }
-      const deadline = bodyDeadlines.watch(timeoutMs, () => stop('body_timeout'))
-      stream.on('data', (data: Uint8Array | string) => {
-        if (!chunks) return
-        const chunk = typeof data === 'string' ? encoder.encode(data) : data // setEncoding() was called
-        size += chunk.length
-        if (size > limit) stop('payload_too_large')
-        else chunks.push(chunk)
-      })
-      stream.on('end', () => {
-        if (chunks) finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
-      })
-      // 'close' before 'end', or 'error': the client went away mid-body. After 'end', a no-op.
-      const broken = (): void => {
-        if (chunks) finish({ ok: false, code: 'body_incomplete' })
-      }
-      stream.on('error', broken)
-      stream.on('close', broken)
+    let chunks: Uint8Array[] | undefined = []
+    let size = 0
+    const finish = (result: BodyResult): void => {
+      chunks = undefined
+      bodyDeadlines.clear(deadline)
+      done(result)
+    }
+    const stop = (code: 'payload_too_large' | 'body_timeout'): void => {
+      if (!chunks) return
+      stream.pause()
+      finish({ ok: false, code })
+    }
+    const deadline = bodyDeadlines.watch(timeoutMs, () => stop('body_timeout'))
+    stream.on('data', (data: Uint8Array | string) => {
+      if (!chunks) return
+      const chunk = typeof data === 'string' ? encoder.encode(data) : data // setEncoding() was called
+      size += chunk.length
+      if (size > limit) stop('payload_too_large')
+      else chunks.push(chunk)
     })
+    stream.on('end', () => {
+      if (chunks) finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
+    })
+    const broken = (): void => {
+      if (chunks) finish({ ok: false, code: 'body_incomplete' })
+    }
+    stream.on('error', broken)
+    stream.on('close', broken)
+  }
+}
+
+/**
+ * A body {@link StreamBody.read} already read, with the receiver's own `maxBodyBytes` and
+ * `bodyTimeoutMs`: the receiver takes its outcome (the bytes, or why there are none) as it is,
+ * synchronously. Give it only what was read with the limits of the receiver it is handed to.
+ */
+export class ReadBody implements BodyReader {
+  /** What the read gave: the bytes, or why there are none (too large, too slow, cut off). */
+  readonly result: BodyResult
+
+  constructor(result: BodyResult) {
+    this.result = result
+  }
+
+  readBody(): BodyResult {
+    return this.result
   }
 }
 

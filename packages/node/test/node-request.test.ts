@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream'
 import { createReceiver, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import { fromNodeRequest, type NodeStyleRequest, StreamBody } from '../src/index.js'
+import { fromNodeRequest, type NodeStyleRequest, ReadBody, StreamBody } from '../src/index.js'
 
 const headers = { 'content-type': 'application/json' }
 
@@ -83,5 +83,45 @@ describe('fromNodeRequest', () => {
     expect(response.status).toBe(500)
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'body_already_parsed' } })
     expect(logged).toEqual([expect.stringContaining('Mount ringhook before the parser')])
+  })
+})
+
+describe('StreamBody.read and ReadBody', () => {
+  it('reads through a callback, and the receiver answers the body read ahead without waiting on it', async () => {
+    const stream = Readable.from([Buffer.from('{"ok":'), Buffer.from('1}')])
+    const read = await new Promise<ReadBody>((resolve) =>
+      new StreamBody(stream).read(1024, 1000, (result) => resolve(new ReadBody(result))),
+    )
+    expect(read.result.ok && Buffer.from(read.result.bytes).toString()).toBe('{"ok":1}')
+    // Synchronous: the receiver's pipeline takes it as a plain value, not a promise.
+    expect(read.readBody()).toBe(read.result)
+    const receiver = createReceiver({ secret: 'whsec_read_ahead', logger: silentLogger })
+    const response = await receiver.handle({ method: 'POST', headers, rawBody: read })
+    expect(response.status).toBe(401) // read, then refused as unsigned: the body reached the checks
+  })
+
+  it('tells the limit and a broken stream through the callback as the promise would', async () => {
+    const outcome = (stream: Readable, limit: number) =>
+      new Promise((resolve) => new StreamBody(stream).read(limit, 1000, resolve))
+    expect(await outcome(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 15)).toEqual({
+      ok: false,
+      code: 'payload_too_large',
+    })
+    const broken = new Readable({ read() {} })
+    const told = outcome(broken, 1024)
+    broken.push(Buffer.from('{"half'))
+    broken.destroy(new Error('reset'))
+    expect(await told).toEqual({ ok: false, code: 'body_incomplete' })
+  })
+
+  it("answers a body read ahead that ran out of time with the core's 408", async () => {
+    const receiver = createReceiver({ secret: 'whsec_read_ahead', logger: silentLogger })
+    const response = await receiver.handle({
+      method: 'POST',
+      headers,
+      rawBody: new ReadBody({ ok: false, code: 'body_timeout' }),
+    })
+    expect(response.status).toBe(408)
+    expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'body_timeout' } })
   })
 })
