@@ -33,31 +33,24 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['node:http: ringhook', 'Fastify 5', 'Koa 3', 'Hono (', 'Fetch handler ('],
     note:
-      '**Adapters.** The machine moves every adapter ratio by more than the 5% these targets leave. Since ' +
-      '2026-11-24 17:20Z a server is read from 28 one-second slices (req/s their upper quartile, steady.ts); the ' +
-      'route against itself reads 0.970–1.048× that way (13 runs), 0.947–1.072× by the paired 4-s runs before (6). ' +
-      'On Fastify, ringhook read 1.08, 1.02, 0.98 and 0.97× at 16:20–16:35Z (paired runs, server CPU 0.93–0.96× ' +
-      "the route's) and 0.92, 0.97 and 0.91× (the full run) at 17:10–17:37Z (slices, CPU 1.02–1.11×); each run " +
-      'agrees with itself (the halves of the slowest read 0.88–0.93×), so what moves is the pair of processes, not ' +
-      "the estimator. Three ringhook processes beside two of the route's in one run (17:40Z) read 1.03, 1.03 and " +
-      '1.08× one route process and 0.97, 0.97 and 1.01× the other, the two routes 6% apart; four processes of the ' +
-      'route in one run spread 1.08–1.18× fastest over slowest (nine runs). Counted by callgrind, ' +
-      'which does not move with the machine, ringhook on Fastify runs 260k instructions a request against its ' +
-      "route's 279k (0.93×, 16:55Z); a CPU profile of a pinned pair (15:40Z) found the same busy time a request. " +
-      'Koa read 1.02–1.07× in every run that day, Hono 0.99–1.02×, Express 1.24–1.33×, the fetch handler ' +
-      '0.91–0.98×. ' +
-      'node:http reads 0.79–0.85×: server CPU ' +
-      "1.18–1.28× the route's, 52–54 against 42–44 µs a request. The node:http route is the leanest server here (no " +
-      "framework: Fastify's own route costs 55–57 µs), so ringhook's own work shows most against it. Measured in " +
+      '**Adapters.** Since 2026-11-24 20:00Z every server starts with its address space not randomised and ' +
+      "V8's seeds fixed (src/http/launch.ts): the route against itself reads 0.993–1.011× (6 runs; 0.970–1.048× " +
+      'in 13 before), four processes of one route 1.02–1.05× fastest over slowest (1.08–1.18× before). Runs of ' +
+      'different code still move by a few percent: ringhook on Fastify read 0.92–0.98× in eight runs (a steady ' +
+      "gap the noise had hidden), then, once the plugin read its body in Fastify's content-type parser, 0.99–1.06× " +
+      'in four and 1.02× in the full run of 20:23Z (server CPU 0.99×). Koa read 1.02–1.06×, Hono 0.98×, the fetch ' +
+      'handler 0.96×, Express 1.26× that day. ' +
+      'node:http reads 0.79–0.85× (0.82× at 20:23Z): server CPU ' +
+      "1.18–1.28× the route's, 46–54 against 38–44 µs a request. The node:http route is the leanest server here (no " +
+      "framework: Fastify's own route costs 54 µs), so ringhook's own work shows most against it. Measured in " +
       "pinned pairs (5 rounds of 3 s, 15:10–15:20Z): reading the body through ringhook's `StreamBody` instead of " +
       "two listeners costs the route nothing measurable (22,237 against 22,462 req/s); writing ringhook's two " +
       'headers (`content-type` with charset, `cache-control: no-store`) instead of one, about 1 µs; the rest is ' +
       'the receiver itself, which in one process costs ~3 µs a delivery more than the route (`receiver.handle()` ' +
       'against the spec-complete hand-rolled row: the exactly-once claim and completion, the method, size and ' +
-      'content-type checks, the handler context). ' +
-      'Counted by callgrind, each adapter runs as many instructions a ' +
-      'request as its route, within 4% (node:http 356k against 355k), or fewer (Fastify, above). What was cut, and what was tried and not ' +
-      'kept: HISTORY.md.',
+      'content-type checks, the handler context). Reading the body ahead, as the Fastify plugin now does, would ' +
+      "spare node:http the body's promise too; not done, since node:http has no parser phase and the adapter " +
+      "would repeat the receiver's header checks. What was cut, and what was tried and not kept: HISTORY.md.",
   },
   {
     targets: ['OpenTelemetry'],
