@@ -17,8 +17,8 @@ import type { HttpRow } from './run.js'
  *
  * The route against itself (two processes of `fastify:hand`, 28 slices of 1 s each) read
  * 0.970–1.048× in thirteen runs this way; the median of paired 4-second runs, the method before,
- * read 0.947–1.072× in six (three of them with a 1-second dedup window); 0.993–1.011× in six once
- * every server started with the same seeds and addresses (launch.ts). Latency is not read this way: a slice's p99 is set by a handful of
+ * read 0.947–1.072× in six (three of them with a 1-second dedup window); 0.958–1.034× in thirteen
+ * once every server started with the same seeds and addresses (launch.ts). Latency is not read this way: a slice's p99 is set by a handful of
  * stalls, and its lower quartile read the route against itself 0.93–1.12× in eight runs, where
  * the slices' median read 0.97–0.99× in four (run.ts takes the median).
  */
