@@ -98,6 +98,7 @@ export class StreamBody implements BodyReader {
       bodyDeadlines.clear(deadline)
       done(result)
     }
+    // Paused, not destroyed: the adapter still answers on the same socket.
     const stop = (code: 'payload_too_large' | 'body_timeout'): void => {
       if (!chunks) return
       stream.pause()
@@ -114,6 +115,7 @@ export class StreamBody implements BodyReader {
     stream.on('end', () => {
       if (chunks) finish({ ok: true, bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks, size) })
     })
+    // 'close' before 'end', or 'error': the client went away mid-body. After 'end', a no-op.
     const broken = (): void => {
       if (chunks) finish({ ok: false, code: 'body_incomplete' })
     }
