@@ -22,8 +22,16 @@ export const DEFAULT_MEMORY_STORE_BYTES = 40 * 1024 * 1024
 /** The smallest budget: room for a few deliveries with the longest keys and replies. */
 const MIN_BYTES = 16 * 1024
 
-/** Expiry is swept one bucket of this many milliseconds at a time. */
+/** Expiry is tracked in buckets of this many milliseconds. */
 const BUCKET_MS = 1000
+
+/**
+ * Expired deliveries a claim forgets at most, beyond those the budget needs. A delivery adds one
+ * entry to the buckets (when completed), so forgetting four a claim keeps well ahead. Forgetting
+ * a whole bucket at once took one claim 5-10 ms at 20,000 claims a second (a test clock;
+ * bench/HISTORY.md).
+ */
+export const FORGET_PER_CLAIM = 4
 
 interface Entry {
   readonly key: string
@@ -128,11 +136,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     claim(key, inFlightTtlMs) {
       const at = now()
       claimed.sweep(at, uncharge)
-      expiry.sweep(at, uncharge)
+      expiry.sweep(at, uncharge, FORGET_PER_CLAIM)
       const found = entries.get(key)
       if (found && found.expiresAt > at)
         return found.reply ? { state: 'completed', reply: found.reply } : { state: 'in_flight' }
       const charged = ENTRY_BYTES + characterBytes(key) + REPLY_RESERVE_BYTES
+      // Expired deliveries not forgotten yet still count against the budget: forget them all
+      // before refusing a delivery for want of room.
+      if (charged > room()) expiry.sweep(at, uncharge, Number.POSITIVE_INFINITY)
       if (charged > room()) return { state: 'full' }
       claims += 1
       entryBytes += charged
@@ -238,12 +249,18 @@ class ClaimQueue {
  * Entries grouped by the second in which they expire, so that forgetting them costs one visit
  * each rather than a scan of the store. An entry is pushed into a bucket each time its expiry
  * moves to another second (claim, completion); the bucket it was pushed into last owns it, and
- * the others drop their reference when they are swept.
+ * the others drop their reference when they are swept. Buckets that have ended wait in `#due`,
+ * oldest first, and are forgotten a few entries at a time: a busy second's bucket holds tens of
+ * thousands.
  */
 class ExpiryBuckets {
   readonly #buckets = new Map<number, Entry[]>()
-  /** Every bucket up to this one has been swept. */
+  /** Every bucket up to this one has ended and left `#buckets` for `#due`. */
   #swept = Number.NEGATIVE_INFINITY
+  /** Ended buckets not wholly forgotten yet, oldest first, with their indexes. */
+  readonly #due: { index: number; entries: (Entry | undefined)[] }[] = []
+  /** How far into the oldest of `#due` forgetting has got. */
+  #cursor = 0
 
   add(entry: Entry): void {
     // A clock that went back could name a bucket already swept, or one before the store's first
@@ -259,21 +276,44 @@ class ExpiryBuckets {
     if (Math.ceil(entry.expiresAt / BUCKET_MS) !== entry.bucket) this.add(entry)
   }
 
-  /** Hands every entry whose bucket has ended by `at` to `forget`, once. */
-  sweep(at: number, forget: (entry: Entry) => void): void {
+  /** Hands at most `limit` of the entries whose bucket has ended by `at` to `forget`, once each, oldest first. */
+  sweep(at: number, forget: (entry: Entry) => void, limit: number): void {
+    this.#end(at)
+    let left = limit
+    while (left > 0) {
+      const bucket = this.#due[0]
+      if (!bucket) return
+      const { index, entries } = bucket
+      const stop = Math.min(entries.length, this.#cursor + left)
+      for (let i = this.#cursor; i < stop; i++) {
+        const entry = entries[i] as Entry
+        // Dropped as visited, so that a forgotten entry leaves the heap before its whole bucket does.
+        entries[i] = undefined
+        if (entry.bucket === index) forget(entry)
+      }
+      left -= stop - this.#cursor
+      this.#cursor = stop
+      if (stop < entries.length) return
+      this.#due.shift()
+      this.#cursor = 0
+    }
+  }
+
+  /** Moves the buckets that have ended by `at` to the back of `#due`, in order. */
+  #end(at: number): void {
     const due = Math.floor(at / BUCKET_MS)
     if (due <= this.#swept) return
-    // The buckets in order: every second since the last sweep, or after a long idle spell (or
-    // a test clock's jump) only the buckets that exist.
+    // Every second since the last sweep, or after a long idle spell (or a test clock's jump) only
+    // the buckets that exist.
     const indexes =
       due - this.#swept > this.#buckets.size
         ? [...this.#buckets.keys()].filter((index) => index <= due).sort((a, b) => a - b)
         : range(this.#swept + 1, due)
     for (const index of indexes) {
-      const bucket = this.#buckets.get(index)
-      if (!bucket) continue
+      const entries = this.#buckets.get(index)
+      if (!entries) continue
       this.#buckets.delete(index)
-      for (const entry of bucket) if (entry.bucket === index) forget(entry)
+      this.#due.push({ index, entries })
     }
     this.#swept = due
   }
