@@ -19,6 +19,7 @@ export type {
 } from './receiver/instrumentation.js'
 export type { HandleHooks, WebhookRequest } from './receiver/request.js'
 export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
+export { readsBody } from './receiver/unread.js'
 export {
   getHeader,
   type HeaderInput,

@@ -1,5 +1,5 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
-import type { WebhookRequest } from '@ringhook/core/adapter'
+import { readsBody, type WebhookRequest } from '@ringhook/core/adapter'
 import { fromNodeRequest, ReadBody, StreamBody } from '@ringhook/node'
 import type { FastifyContentTypeParser, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 
@@ -38,8 +38,8 @@ export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}
     // bench/HISTORY.md). What the receiver refuses from the headers alone (another method, another
     // content type, a length over the limit, a body already consumed) is left to it, unread.
     const readAhead: FastifyContentTypeParser = (request, payload, parsed) => {
-      if (request.method !== 'POST' || request.raw.readableEnded) return parsed(null)
-      if (Number(request.headers['content-length']) > maxBodyBytes) return parsed(null)
+      if (request.raw.readableEnded || !readsBody(receiver.options, request.method, request.headers))
+        return parsed(null)
       new StreamBody(payload).read(maxBodyBytes, bodyTimeoutMs, (body) => parsed(null, new ReadBody(body)))
     }
     const leaveBody: FastifyContentTypeParser = (_request, _payload, parsed) => parsed(null)

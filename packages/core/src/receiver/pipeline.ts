@@ -18,6 +18,7 @@ import type { Registry } from './registry.js'
 import { toGestureReply } from './reply.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import { errorResponse, rawJsonResponse, type WebhookResponse } from './response.js'
+import { declaredLength, isJson, isPost } from './unread.js'
 
 /**
  * Everything the pipeline knows about one delivery once it is authenticated and parsed; its
@@ -90,11 +91,6 @@ type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; errors: Ri
 
 /** What a run of handlers that acknowledged earns; one object for every such delivery. */
 const ACKNOWLEDGED: HandlerOutcome = Object.freeze({ ok: true, reply: ACK })
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i
-
-/** `application/json`, with parameters or a `+json` suffix; the exact string the service sends skips the regex. */
-const isJson = (type: string | undefined): boolean => type === 'application/json' || JSON_TYPE.test(type ?? '')
 
 /**
  * The whole pipeline, in a fixed order: method, size, content type, body, secret, timestamp,
@@ -190,15 +186,14 @@ export class Pipeline {
     observer: DeliveryObserver | undefined,
   ): Awaitable<WebhookResponse> | BodyWait {
     const { maxBodyBytes } = this.#options
-    if (request.method !== 'POST' && request.method.toUpperCase() !== 'POST') {
-      return errorResponse('method_not_allowed', { allow: 'POST' })
-    }
+    // The rules of readsBody() (unread.ts), in order, with the answer each earns.
+    if (!isPost(request.method)) return errorResponse('method_not_allowed', { allow: 'POST' })
     // An app misconfiguration, not a bad delivery: say so instead of failing every signature.
     if (request.bodyAlreadyParsed) {
       this.#refusals.write('error', 'body_already_parsed', { code: 'body_already_parsed' }, request.bodyAlreadyParsed)
       return errorResponse('body_already_parsed')
     }
-    const declared = Number(getHeader(request.headers, 'content-length') ?? Number.NaN)
+    const declared = declaredLength(request.headers)
     if (declared > maxBodyBytes) return this.#reject('payload_too_large', { declared })
     if (this.#options.requireJsonContentType && !isJson(getHeader(request.headers, 'content-type'))) {
       return this.#reject('unsupported_media_type', {})
