@@ -39,7 +39,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'different code still move by a few percent: ringhook on Fastify read 0.92–0.98× in eight runs (a steady ' +
       "gap the noise had hidden), then, once the plugin read its body in Fastify's content-type parser, 0.98–1.06× " +
       'in nine reruns and 1.02× in the full run of 20:23Z (server CPU 0.99×); on the next machine (AMD EPYC, ' +
-      '21:40–23:35Z) 0.89–0.97× in nine runs, server CPU 1.05–1.13×: the cost is not found yet (HISTORY.md). ' +
+      '21:40–22:35Z) 0.89–0.98× in thirteen runs, server CPU 1.05–1.14×: the cost is not found yet (HISTORY.md). ' +
       'Koa read 1.02–1.07×, Hono 0.98×, the fetch ' +
       "handler 0.96×, Express 1.26× that day. p99 is read more loosely than req/s: Fastify's read 0.86, 1.00, " +
       "1.19, 1.11, 0.99, 0.99 and 1.17× its route's in seven runs after the change (1.04× on average), and the route against itself 0.87–1.06× (ten " +
@@ -52,9 +52,10 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'headers (`content-type` with charset, `cache-control: no-store`) instead of one, about 1 µs; the rest is ' +
       'the receiver itself, which in one process costs ~3 µs a delivery more than the route (`receiver.handle()` ' +
       'against the spec-complete hand-rolled row: the exactly-once claim and completion, the method, size and ' +
-      'content-type checks, the handler context). Reading the body ahead, as the Fastify plugin now does, would ' +
-      "spare node:http the body's promise too; not done, since node:http has no parser phase and the adapter " +
-      "would repeat the receiver's header checks. What was cut, and what was tried and not kept: HISTORY.md.",
+      'content-type checks, the handler context). Since 23:00Z the node:http and Express adapters read the body ' +
+      "ahead too, asking core's readsBody() which bodies the receiver reads: node:http 0.88 and 0.90× against " +
+      '0.90 and 0.88× the old way in the same two runs, in a slow spell (13,000 req/s for the route). What was ' +
+      'cut, and what was tried and not kept: HISTORY.md.',
   },
   {
     targets: ['OpenTelemetry'],
