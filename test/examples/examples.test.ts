@@ -175,7 +175,9 @@ function streamUntilAnswered(port: number, token: string, maxChunks = 256): Prom
   })
 }
 
-describe.concurrent('examples', () => {
+// Each test starts an example as a process of its own (pnpm, then the example's server), several at
+// once: on two cores in a slow spell, four of them took over the default 20 s (CI run of 23:06Z).
+describe.concurrent('examples', { timeout: 60_000 }, () => {
   it.each(examples)('$name answers gestures with a vibe whose message fits the rules', async ({ name, api }) => {
     const port = await freePort()
     const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: String(port), ADMIN_TOKEN })
