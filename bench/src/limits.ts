@@ -52,10 +52,11 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'headers (`content-type` with charset, `cache-control: no-store`) instead of one, about 1 µs; the rest is ' +
       'the receiver itself, which in one process costs ~3 µs a delivery more than the route (`receiver.handle()` ' +
       'against the spec-complete hand-rolled row: the exactly-once claim and completion, the method, size and ' +
-      'content-type checks, the handler context). Since 23:00Z the node:http and Express adapters read the body ' +
-      "ahead too, asking core's readsBody() which bodies the receiver reads: node:http 0.88 and 0.90× against " +
-      '0.90 and 0.88× the old way in the same two runs, in a slow spell (13,000 req/s for the route). What was ' +
-      'cut, and what was tried and not kept: HISTORY.md.',
+      'content-type checks, the handler context). Reading the body ahead in node:http, as the Fastify plugin ' +
+      'does, was tried and not kept: no gain showed (0.88 and 0.90× against 0.90 and 0.88×, in a slow spell), and ' +
+      "calling the receiver from the stream's 'end' event lost the request's async context (the OpenTelemetry " +
+      "test of a span under the HTTP server's caught it; Fastify's parser restores it). What was cut, and what " +
+      'was tried and not kept: HISTORY.md.',
   },
   {
     targets: ['OpenTelemetry'],
