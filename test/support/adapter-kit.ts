@@ -1,5 +1,7 @@
 // What the adapter packages' own tests share: a receiver that answers gestures, a signed gesture whose
-// body only verifies as the exact bytes sent, and a logger that keeps what the developer is told.
+// body only verifies as the exact bytes sent, a logger that keeps what the developer is told, and
+// requests the receiver refuses from their head alone.
+import { connect } from 'node:net'
 import { createReceiver, type Logger, type ReceiverOptions, signWebhook, silentLogger, vibe } from '@ringhook/core'
 
 export const SECRET = 'whsec_adapter_test'
@@ -45,4 +47,32 @@ export async function signedGesture(extra: Record<string, unknown> = {}) {
   const body = JSON.stringify(payload, null, 1)
   const { headers } = await signWebhook({ secret: SECRET, body })
   return { method: 'POST', headers, body }
+}
+
+/** What a receiver with `maxBodyBytes: 1000` refuses from a request's head: the case, method, content type, declared length and status line. */
+export const REFUSED_FROM_HEAD: readonly (readonly [string, string, string, number, string])[] = [
+  ['a Content-Length over maxBodyBytes', 'POST', 'application/json', 2000, 'HTTP/1.1 413 Payload Too Large'],
+  ['a content type other than JSON', 'POST', 'text/plain', 100, 'HTTP/1.1 415 Unsupported Media Type'],
+  ['a method other than POST', 'PUT', 'application/json', 100, 'HTTP/1.1 405 Method Not Allowed'],
+]
+
+/**
+ * Sends a request's head to the server at `url` and never its body, and resolves with the status line
+ * of the answer: an adapter that waited for the body would not answer before its body timeout.
+ */
+export function statusLineWithoutBody(url: string, method: string, type: string, length: number): Promise<string> {
+  const { hostname, port } = new URL(url)
+  const socket = connect(Number(port), hostname)
+  return new Promise<string>((resolve) => {
+    let text = ''
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString()
+      if (!text.includes('}')) return
+      socket.destroy()
+      resolve(text.split('\r\n')[0] as string)
+    })
+    socket.write(
+      `${method} /webhooks HTTP/1.1\r\nhost: x\r\ncontent-type: ${type}\r\ncontent-length: ${length}\r\n\r\n`,
+    )
+  })
 }
