@@ -202,7 +202,9 @@ describe('createMemoryStore', () => {
   it('forgets at most a few expired deliveries a claim, the oldest first, and keeps ahead of new ones', () => {
     const time = clock()
     const store = createMemoryStore({ now: time.now })
-    for (let i = 0; i < 1000; i++) {
+    const EXPIRED = 2500
+    // More than one of a bucket's arrays (1,024 entries each), to cross from one to the next.
+    for (let i = 0; i < EXPIRED; i++) {
       const claim = store.claim(`old-${i}`, 1000)
       if (claim.state === 'claimed') store.complete(`old-${i}`, claim.token, reply, 1000)
     }
@@ -213,17 +215,17 @@ describe('createMemoryStore', () => {
       const keys = (): unknown[] => forgotten.mock.calls.map(([key]) => key).filter((key) => typeof key === 'string')
       expect(keys()).toEqual(['old-0', 'old-1', 'old-2', 'old-3'])
       if (claim.state === 'claimed') store.complete('new-0', claim.token, reply, 60_000)
-      // New deliveries keep coming, one a claim: the expired thousand are gone long before a thousand claims.
-      for (let i = 1; i <= 1000 / (FORGET_PER_CLAIM - 1); i++) {
+      // New deliveries keep coming, one a claim: the expired ones are gone long before as many claims.
+      for (let i = 1; i <= EXPIRED / (FORGET_PER_CLAIM - 1); i++) {
         forgotten.mockClear()
         const next = store.claim(`new-${i}`, 1000)
-        expect(keys()).toHaveLength(Math.max(0, Math.min(FORGET_PER_CLAIM, 1000 - i * FORGET_PER_CLAIM)))
+        expect(keys()).toHaveLength(Math.max(0, Math.min(FORGET_PER_CLAIM, EXPIRED - i * FORGET_PER_CLAIM)))
         if (next.state === 'claimed') store.complete(`new-${i}`, next.token, reply, 60_000)
       }
     } finally {
       forgotten.mockRestore()
     }
-    expect(store.size).toBe(1 + Math.floor(1000 / (FORGET_PER_CLAIM - 1)))
+    expect(store.size).toBe(1 + Math.floor(EXPIRED / (FORGET_PER_CLAIM - 1)))
   })
 
   it('forgets every expired delivery at once rather than answer full', () => {

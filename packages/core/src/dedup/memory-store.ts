@@ -25,6 +25,9 @@ const MIN_BYTES = 16 * 1024
 /** Expiry is tracked in buckets of this many milliseconds. */
 const BUCKET_MS = 1000
 
+/** A bucket's entries are kept in arrays of at most this many (see ExpiryBuckets). */
+const BUCKET_CHUNK = 1024
+
 /**
  * Expired deliveries a claim forgets at most, beyond those the budget needs. A delivery adds one
  * entry to the buckets (when completed), so forgetting four a claim keeps well ahead. Forgetting
@@ -251,13 +254,14 @@ class ClaimQueue {
  * moves to another second (claim, completion); the bucket it was pushed into last owns it, and
  * the others drop their reference when they are swept. Buckets that have ended wait in `#due`,
  * oldest first, and are forgotten a few entries at a time: a busy second's bucket holds tens of
- * thousands.
+ * thousands. A bucket is a list of arrays of at most BUCKET_CHUNK entries: one array grown to a
+ * second's worth copied itself once a second (0.6-0.9 ms at 20,000 claims a second, a test clock).
  */
 class ExpiryBuckets {
-  readonly #buckets = new Map<number, Entry[]>()
+  readonly #buckets = new Map<number, Entry[][]>()
   /** Every bucket up to this one has ended and left `#buckets` for `#due`. */
   #swept = Number.NEGATIVE_INFINITY
-  /** Ended buckets not wholly forgotten yet, oldest first, with their indexes. */
+  /** Ended buckets' arrays not wholly forgotten yet, oldest first, with their buckets' indexes. */
   readonly #due: { index: number; entries: (Entry | undefined)[] }[] = []
   /** How far into the oldest of `#due` forgetting has got. */
   #cursor = 0
@@ -267,9 +271,11 @@ class ExpiryBuckets {
     // (index 1): the next one takes the entry, which only keeps it a little longer.
     const index = Math.max(Math.ceil(entry.expiresAt / BUCKET_MS), this.#swept + 1, 1)
     entry.bucket = index
-    const bucket = this.#buckets.get(index)
-    if (bucket) bucket.push(entry)
-    else this.#buckets.set(index, [entry])
+    const chunks = this.#buckets.get(index)
+    const last = chunks?.[chunks.length - 1]
+    if (last && last.length < BUCKET_CHUNK) last.push(entry)
+    else if (chunks) chunks.push([entry])
+    else this.#buckets.set(index, [[entry]])
   }
 
   move(entry: Entry): void {
@@ -310,10 +316,10 @@ class ExpiryBuckets {
         ? [...this.#buckets.keys()].filter((index) => index <= due).sort((a, b) => a - b)
         : range(this.#swept + 1, due)
     for (const index of indexes) {
-      const entries = this.#buckets.get(index)
-      if (!entries) continue
+      const chunks = this.#buckets.get(index)
+      if (!chunks) continue
       this.#buckets.delete(index)
-      this.#due.push({ index, entries })
+      for (const entries of chunks) this.#due.push({ index, entries })
     }
     this.#swept = due
   }
