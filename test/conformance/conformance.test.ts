@@ -433,8 +433,11 @@ describe.each(suites)('conformance: $title', (adapter) => {
     const receiver = createReceiver({ ...base, ...adapter.options, deadlineMs: 100 })
     let aborted = false
     const late = new Promise<RinghookError>((resolve) => receiver.onError((error) => resolve(error)))
+    // The handler outlasts the deadline by far, so that the answer at the deadline (~100 ms) cannot
+    // be taken for one that waited for the handler, however loaded the machine (407 ms once, when
+    // the handler took 300 ms and the bound was 290).
     receiver.on('app.activated', async (_event, ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await new Promise((resolve) => setTimeout(resolve, 1200))
       aborted = ctx.signal.aborted
       throw new Error('failed after the answer')
     })
@@ -445,7 +448,7 @@ describe.each(suites)('conformance: $title', (adapter) => {
     const started = Date.now()
     const response = await post(url, request)
     expect(response.status).toBe(200)
-    expect(Date.now() - started).toBeLessThan(290)
+    expect(Date.now() - started).toBeLessThan(1000)
     const error = await late
     expect(error.phase).toBe('after_reply')
     expect(aborted).toBe(true)
