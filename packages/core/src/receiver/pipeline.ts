@@ -1,5 +1,5 @@
 import { ACK_BODY } from '../ack.js'
-import { type Attempt, type Awaitable, andThen, attempt, isThenable } from '../awaitable.js'
+import { type Attempt, type Awaitable, andThen, attempt, failed, isThenable, outcome } from '../awaitable.js'
 import { dedupKeyFor } from '../dedup/key.js'
 import type { ClaimResult, StoredReply } from '../dedup/store.js'
 import { type ErrorCode, RinghookError } from '../errors.js'
@@ -14,7 +14,7 @@ import { type DecodedJson, decodeJson } from './json.js'
 import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
 import { DUPLICATE_HEADER, outcomeOf } from './outcome.js'
-import type { Registry } from './registry.js'
+import type { HandlersResult, Registry } from './registry.js'
 import { toGestureReply } from './reply.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import { errorResponse, rawJsonResponse, type WebhookResponse } from './response.js'
@@ -203,7 +203,7 @@ export class Pipeline {
     return new BodyWait(body, (read) => this.#authenticate(request, read, hooks, observer))
   }
 
-  /** Finds the secrets for this delivery and checks its timestamp and signature. */
+  /** Finds the secrets for this delivery, then checks its timestamp and signature. */
   #authenticate(
     request: WebhookRequest,
     body: BodyResult,
@@ -214,26 +214,35 @@ export class Pipeline {
     // Parsed early only when a resolver needs the (untrusted) app id; reused after verification.
     const early = this.#options.resolvesPerApp ? decodeJson(body.bytes) : undefined
     const secrets = this.#secretsFor(early)
-    return andThen(secrets, (found) => {
-      if (!found.ok) {
-        this.#refusals.write(
-          'error',
-          'secret_unavailable',
-          { err: describe(found.error) },
-          'The secret resolver failed',
-        )
-        return errorResponse('secret_unavailable', { 'retry-after': '1' })
-      }
-      const verified = verifyNow({
-        rawBody: body.bytes,
-        signature: getHeader(request.headers, this.#options.signatureHeader),
-        timestamp: getHeader(request.headers, this.#options.timestampHeader),
-        secret: found.value,
-        toleranceSeconds: this.#options.toleranceSeconds,
-        now: this.#options.now,
-      })
-      return andThen(verified, (result) => this.#accept(body.bytes, early, result, hooks, observer))
+    // Each stage that may wait is called on the value it got, or from a reaction made only when it
+    // has to wait: a closure and its context per stage were a fifth of the pipeline's garbage.
+    if (isThenable(secrets))
+      return secrets.then((found) => this.#verify(request, body.bytes, early, found, hooks, observer))
+    return this.#verify(request, body.bytes, early, secrets, hooks, observer)
+  }
+
+  #verify(
+    request: WebhookRequest,
+    bytes: Uint8Array,
+    early: DecodedJson | undefined,
+    found: Attempt<string | readonly string[]>,
+    hooks: HandleHooks,
+    observer: DeliveryObserver | undefined,
+  ): Awaitable<WebhookResponse> {
+    if (!found.ok) {
+      this.#refusals.write('error', 'secret_unavailable', { err: describe(found.error) }, 'The secret resolver failed')
+      return errorResponse('secret_unavailable', { 'retry-after': '1' })
+    }
+    const verified = verifyNow({
+      rawBody: bytes,
+      signature: getHeader(request.headers, this.#options.signatureHeader),
+      timestamp: getHeader(request.headers, this.#options.timestampHeader),
+      secret: found.value,
+      toleranceSeconds: this.#options.toleranceSeconds,
+      now: this.#options.now,
     })
+    if (isThenable(verified)) return verified.then((result) => this.#accept(bytes, early, result, hooks, observer))
+    return this.#accept(bytes, early, verified, hooks, observer)
   }
 
   #secretsFor(decoded: DecodedJson | undefined): Awaitable<Attempt<string | readonly string[]>> {
@@ -273,12 +282,21 @@ export class Pipeline {
   #claim(delivery: Delivery): Awaitable<WebhookResponse> {
     const { store, inFlightTtlMs } = this.#options
     const started = delivery.observer ? performance.now() : 0
-    const claimed = attempt(() => store.claim(delivery.key, inFlightTtlMs))
-    const waited = delivery.observer !== undefined && isThenable(claimed)
-    return andThen(claimed, (claim) => {
-      delivery.observer?.claimed?.(claimOutcome(claim), waited ? performance.now() - started : undefined)
-      return this.#afterClaim(delivery, claim)
-    })
+    let claimed: Awaitable<Attempt<ClaimResult>>
+    try {
+      claimed = outcome(store.claim(delivery.key, inFlightTtlMs))
+    } catch (error) {
+      claimed = failed(error)
+    }
+    if (isThenable(claimed)) return claimed.then((claim) => this.#claimed(delivery, claim, started))
+    delivery.observer?.claimed?.(claimOutcome(claimed), undefined)
+    return this.#afterClaim(delivery, claimed)
+  }
+
+  /** A claim the store answered asynchronously: told to the observer with how long it took. */
+  #claimed(delivery: Delivery, claim: Attempt<ClaimResult>, started: number): Awaitable<WebhookResponse> {
+    delivery.observer?.claimed?.(claimOutcome(claim), performance.now() - started)
+    return this.#afterClaim(delivery, claim)
   }
 
   #afterClaim(delivery: Delivery, claim: Attempt<ClaimResult>): Awaitable<WebhookResponse> {
@@ -327,13 +345,8 @@ export class Pipeline {
     const ran = observer?.runHandlers
       ? observer.runHandlers(() => this.#registry.run(delivery.event, delivery.context))
       : this.#registry.run(delivery.event, delivery.context)
-    return andThen(ran, (result) => {
-      const outcome: HandlerOutcome = result.ok
-        ? toOutcome(delivery, result.value)
-        : { ok: false, errors: result.errors.map(handlerFailed) }
-      observer?.handled?.(outcome.ok, performance.now() - started)
-      return outcome
-    })
+    if (isThenable(ran)) return ran.then((result) => handlersOutcome(delivery, result, started))
+    return handlersOutcome(delivery, ran, started)
   }
 
   async #raceDeadline(
@@ -376,29 +389,44 @@ export class Pipeline {
     outcome: HandlerOutcome,
     phase: 'handler' | 'after_reply',
   ): Awaitable<StoredReply> {
+    if (!token) return this.#answer(delivery, outcome, phase)
+    const started = delivery.observer ? performance.now() : 0
+    const settled = this.#settleClaim(delivery.key, token, outcome)
+    if (isThenable(settled))
+      return settled.then((result) =>
+        this.#settled(delivery, outcome, phase, result, delivery.observer ? performance.now() - started : undefined),
+      )
+    return this.#settled(delivery, outcome, phase, settled, undefined)
+  }
+
+  /** The store call that settles a claim, its failure as a value. */
+  #settleClaim(key: string, token: string, handled: HandlerOutcome): Awaitable<Attempt<void>> {
     const { store, completedTtlMs } = this.#options
-    const started = delivery.observer && token ? performance.now() : 0
-    const settled = token
-      ? attempt(() =>
-          outcome.ok
-            ? store.complete(delivery.key, token, outcome.reply, completedTtlMs)
-            : store.release(delivery.key, token),
-        )
-      : undefined
-    const answer = (): Awaitable<StoredReply> =>
-      outcome.ok ? outcome.reply : this.#reportFailures(delivery, outcome.errors, phase)
-    const waited = delivery.observer !== undefined && isThenable(settled)
-    return andThen(settled, (result) => {
-      if (result) {
-        const durationMs = waited ? performance.now() - started : undefined
-        delivery.observer?.settled?.(outcome.ok ? 'complete' : 'release', result.ok, durationMs)
-      }
-      if (result?.ok !== false) return answer()
-      const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
-        cause: result.error,
-      })
-      return andThen(this.#report(storeError, delivery), answer)
+    try {
+      return outcome(handled.ok ? store.complete(key, token, handled.reply, completedTtlMs) : store.release(key, token))
+    } catch (error) {
+      return failed(error)
+    }
+  }
+
+  /** Tells the observer how settling went; a store that failed to settle is reported, then the answer given. */
+  #settled(
+    delivery: Delivery,
+    handled: HandlerOutcome,
+    phase: 'handler' | 'after_reply',
+    result: Attempt<void>,
+    durationMs: number | undefined,
+  ): Awaitable<StoredReply> {
+    delivery.observer?.settled?.(handled.ok ? 'complete' : 'release', result.ok, durationMs)
+    if (result.ok) return this.#answer(delivery, handled, phase)
+    const storeError = new RinghookError('store_unavailable', 'The dedup store failed to settle a claim', 'store', {
+      cause: result.error,
     })
+    return andThen(this.#report(storeError, delivery), () => this.#answer(delivery, handled, phase))
+  }
+
+  #answer(delivery: Delivery, handled: HandlerOutcome, phase: 'handler' | 'after_reply'): Awaitable<StoredReply> {
+    return handled.ok ? handled.reply : this.#reportFailures(delivery, handled.errors, phase)
   }
 
   /** Reports each handler's failure, in registration order, then answers 500. */
@@ -460,6 +488,15 @@ function ended(observer: DeliveryObserver, response: WebhookResponse): WebhookRe
 
 const handlerFailed = (error: unknown): RinghookError =>
   new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })
+
+/** What a run of the handlers came to, told to the observer with how long it took. */
+function handlersOutcome(delivery: Delivery, result: HandlersResult, started: number): HandlerOutcome {
+  const handled: HandlerOutcome = result.ok
+    ? toOutcome(delivery, result.value)
+    : { ok: false, errors: result.errors.map(handlerFailed) }
+  delivery.observer?.handled?.(handled.ok, performance.now() - started)
+  return handled
+}
 
 /** The reply a run of the handlers earns: a gesture's vibe (checked against the trigger rules), or the acknowledgement. */
 function toOutcome(delivery: Delivery, value: unknown): HandlerOutcome {

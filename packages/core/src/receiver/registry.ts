@@ -1,4 +1,4 @@
-import { type Attempt, type Awaitable, andThen, attempt, isThenable } from '../awaitable.js'
+import { type Attempt, type Awaitable, andThen, attempt, failed, isThenable, outcome } from '../awaitable.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
 import type { AnyHandler, ErrorHandler, HandlerContext } from './types.js'
 
@@ -42,11 +42,7 @@ export class Registry {
   run(event: WebhookEvent | UnknownEvent, context: HandlerContext): Awaitable<HandlersResult> {
     const named = this.#byName.get(event.event) ?? NONE
     // The usual receiver: one handler per event and no catch-all, so nothing to gather.
-    if (named.length === 1 && this.#any.length === 0)
-      return andThen(
-        attempt(() => (named[0] as StoredHandler)(event, context)),
-        alone,
-      )
+    if (named.length === 1 && this.#any.length === 0) return runAlone(named[0] as StoredHandler, event, context)
     const outcomes: Awaitable<Attempt<unknown>>[] = []
     for (const handler of named) outcomes.push(attempt(() => handler(event, context)))
     for (const handler of this.#any) outcomes.push(attempt(() => handler(event, context)))
@@ -75,6 +71,21 @@ export class Registry {
 
 /** What the handlers of a delivery came to: a reply (or nothing), or every failure. */
 export type HandlersResult = { ok: true; value: unknown } | { ok: false; errors: unknown[] }
+
+/** The one handler of an event, called without a closure around it: this is every delivery's path. */
+function runAlone(
+  handler: StoredHandler,
+  event: WebhookEvent | UnknownEvent,
+  context: HandlerContext,
+): Awaitable<HandlersResult> {
+  let ran: Awaitable<Attempt<unknown>>
+  try {
+    ran = outcome(handler(event, context))
+  } catch (error) {
+    ran = failed(error)
+  }
+  return andThen(ran, alone)
+}
 
 const alone = (outcome: Attempt<unknown>): HandlersResult =>
   outcome.ok ? outcome : { ok: false, errors: [outcome.error] }

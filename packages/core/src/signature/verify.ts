@@ -1,4 +1,4 @@
-import { type Awaitable, andThen } from '../awaitable.js'
+import { type Awaitable, isThenable } from '../awaitable.js'
 import { constantTimeEqualHex, fromHex, isHex, toBytes } from '../crypto/bytes.js'
 import { type HmacEngine, hmacEngine } from '../crypto/hmac.js'
 import { RinghookConfigError } from '../errors.js'
@@ -104,14 +104,14 @@ export function verifyNow(options: VerifyOptions): Awaitable<VerifyResult> {
   if (skew) return skew
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
   if (!usableSecrets(secrets)) return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
-  return andThen(
-    matchingSecret(options.engine ?? hmacEngine(), secrets, timestamp, toBytes(options.rawBody), hex),
-    (index): VerifyResult =>
-      index < 0
-        ? fail('signature_mismatch', mismatchHint(secrets))
-        : { ok: true, timestamp: sentAt, secretIndex: index },
-  )
+  const index = matchingSecret(options.engine ?? hmacEngine(), secrets, timestamp, toBytes(options.rawBody), hex)
+  // No closure unless the engine made us wait (Web Crypto).
+  if (isThenable(index)) return index.then((found) => verdict(found, sentAt, secrets))
+  return verdict(index, sentAt, secrets)
 }
+
+const verdict = (index: number, sentAt: number, secrets: readonly string[]): VerifyResult =>
+  index < 0 ? fail('signature_mismatch', mismatchHint(secrets)) : { ok: true, timestamp: sentAt, secretIndex: index }
 
 function usableSecrets(secrets: readonly string[]): boolean {
   if (secrets.length === 0) return false
