@@ -22,6 +22,26 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed
 }
 
+/**
+ * The heap the store `fill` makes holds, as what a full collection frees once it is let go, and
+ * what it charges then. Not the heap's growth since it was made: that also counts what the process
+ * kept meanwhile (compiled code, the test runner's buffers), up to ~0.9 MB, which put a store within
+ * its charge over it in a loaded CI run (11,593,648 bytes against 11,572,031).
+ */
+function weigh(fill: () => MemoryStore): { held: number; charged: number } {
+  const holder: { store?: MemoryStore } = {}
+  const { charged, withStore } = weighHeld(holder, fill)
+  holder.store = undefined
+  return { held: withStore - heapUsed(), charged }
+}
+
+// Apart from weigh(), so that once it returns no stack slot of a frame still running can hold the
+// store: an interpreter's register that once held it kept it alive in some runs (0 bytes freed).
+function weighHeld(holder: { store?: MemoryStore }, fill: () => MemoryStore): { charged: number; withStore: number } {
+  holder.store = fill()
+  return { charged: holder.store.bytes, withStore: heapUsed() }
+}
+
 const KEY_HEAD = '["gesture","app_8kq2m4x7","6f1c1f5e-9a3b-4c55-8f0e-'
 const KEY_TAIL = '","2026-11-22T10:00:00.000Z","double_tap"]'
 
@@ -35,32 +55,33 @@ const gestureKey = (i: number) => `${KEY_HEAD}${i.toString(16).padStart(12, '0')
 
 describe('the memory store under volume', () => {
   it('takes 1 000 000 deliveries with its defaults, recognises a replay inside the window, and stays in budget', () => {
-    let now = 0
-    const store = createMemoryStore({ now: () => now })
-    const before = heapUsed()
-    // 110 deliveries a second for 2.5 hours: 99 000 inside the 15-minute window at any time.
-    const perSecond = 110
-    const total = 1_000_000
     let maxBytes = 0
-    for (let i = 0; i < total; i++) {
-      if (i % perSecond === 0) {
-        now += SECOND
-        maxBytes = Math.max(maxBytes, store.bytes)
+    const { held, charged } = weigh(() => {
+      let now = 0
+      const store = createMemoryStore({ now: () => now })
+      // 110 deliveries a second for 2.5 hours: 99 000 inside the 15-minute window at any time.
+      const perSecond = 110
+      const total = 1_000_000
+      for (let i = 0; i < total; i++) {
+        if (i % perSecond === 0) {
+          now += SECOND
+          maxBytes = Math.max(maxBytes, store.bytes)
+        }
+        const key = gestureKey(i)
+        const claim = store.claim(key, IN_FLIGHT_TTL_MS)
+        if (claim.state !== 'claimed') throw new Error(`delivery ${i} answered ${claim.state}`)
+        store.complete(key, claim.token, ACK, COMPLETED_TTL_MS)
       }
-      const key = gestureKey(i)
-      const claim = store.claim(key, IN_FLIGHT_TTL_MS)
-      if (claim.state !== 'claimed') throw new Error(`delivery ${i} answered ${claim.state}`)
-      store.complete(key, claim.token, ACK, COMPLETED_TTL_MS)
-    }
-    const held = heapUsed() - before
-    // Delivered 14 minutes ago: still inside its window, so recognised and not handled again.
-    const replayed = gestureKey(total - 14 * 60 * perSecond)
-    expect(store.claim(replayed, IN_FLIGHT_TTL_MS)).toEqual({ state: 'completed', reply: ACK })
-    // 16 minutes ago: outside it, forgotten, as the window allows.
-    expect(store.claim(gestureKey(total - 16 * 60 * perSecond), IN_FLIGHT_TTL_MS).state).toBe('claimed')
-    expect(store.size).toBeGreaterThanOrEqual(98_000)
+      // Delivered 14 minutes ago: still inside its window, so recognised and not handled again.
+      const replayed = gestureKey(total - 14 * 60 * perSecond)
+      expect(store.claim(replayed, IN_FLIGHT_TTL_MS)).toEqual({ state: 'completed', reply: ACK })
+      // 16 minutes ago: outside it, forgotten, as the window allows.
+      expect(store.claim(gestureKey(total - 16 * 60 * perSecond), IN_FLIGHT_TTL_MS).state).toBe('claimed')
+      expect(store.size).toBeGreaterThanOrEqual(98_000)
+      return store
+    })
     expect(maxBytes).toBeLessThanOrEqual(DEFAULT_MEMORY_STORE_BYTES)
-    expect(held).toBeLessThanOrEqual(store.bytes)
+    expect(held).toBeLessThanOrEqual(charged)
   })
 
   it('holds at least 100 000 deliveries with 150-character keys inside their window by default', () => {
@@ -103,22 +124,25 @@ describe('the memory store under volume', () => {
     ['a distinct vibe each', 100_000, (i: number) => ({ status: 200, body: vibeBody(`Got double_tap ${i}`) }), false],
     ['three quarters forgotten, the Map not shrunk yet', 131_100, () => ACK, true],
   ])('weighs no more on the heap than it charges: %s', (_name, count, replyFor, forgetMost) => {
-    let now = 0
-    const store = createMemoryStore({ maxBytes: 256 * 1024 * 1024, now: () => now })
-    const before = heapUsed()
-    for (let i = 0; i < count; i++) {
-      const key = gestureKey(i)
-      const claim = store.claim(key, IN_FLIGHT_TTL_MS)
-      if (claim.state !== 'claimed') throw new Error(`delivery ${i} answered ${claim.state}`)
-      store.complete(key, claim.token, replyFor(i), forgetMost && i % 4 !== 0 ? SECOND : COMPLETED_TTL_MS)
-    }
-    if (forgetMost) {
-      now += IN_FLIGHT_TTL_MS + SECOND
-      claimsForgetting(store, count)
-      expect(store.size).toBeLessThan(count / 3)
-    }
-    const held = heapUsed() - before
-    expect(held).toBeLessThanOrEqual(store.bytes)
+    const { held, charged } = weigh(() => {
+      let now = 0
+      const store = createMemoryStore({ maxBytes: 256 * 1024 * 1024, now: () => now })
+      for (let i = 0; i < count; i++) {
+        const key = gestureKey(i)
+        const claim = store.claim(key, IN_FLIGHT_TTL_MS)
+        if (claim.state !== 'claimed') throw new Error(`delivery ${i} answered ${claim.state}`)
+        store.complete(key, claim.token, replyFor(i), forgetMost && i % 4 !== 0 ? SECOND : COMPLETED_TTL_MS)
+      }
+      if (forgetMost) {
+        now += IN_FLIGHT_TTL_MS + SECOND
+        claimsForgetting(store, count)
+        expect(store.size).toBeLessThan(count / 3)
+      }
+      return store
+    })
+    // Not vacuous: each case holds megabytes.
+    expect(held).toBeGreaterThan(5 * 1024 * 1024)
+    expect(held).toBeLessThanOrEqual(charged)
   })
 })
 
