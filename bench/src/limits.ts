@@ -41,8 +41,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'in nine reruns and 1.02× in the full run of 20:23Z (server CPU 0.99×); on the next machine (AMD EPYC, ' +
       '21:40–22:35Z) 0.89–0.98× in thirteen runs, server CPU 1.05–1.14×. On 2026-11-25 (the same kind of ' +
       'machine, twice as fast: the route 38,000–43,000 req/s) it read 0.96–0.98× in three runs; after the ' +
-      'pipeline stopped making a closure at each stage (HISTORY.md), 0.95–0.99× in seven runs and 0.99× in the full ' +
-      'run of 00:59Z (server CPU 1.00–1.06×, p99 0.85–0.95×), and Koa 0.98–1.02× in four (p99 0.94–1.01×). ' +
+      'pipeline stopped making a closure at each stage (HISTORY.md), 0.95–0.99× in ten runs and 0.99× in the full ' +
+      'run of 00:59Z (server CPU 1.00–1.06×, p99 0.82–0.97×), and Koa 0.98–1.02× in seven (p99 0.92–1.06×). ' +
       'On 2026-11-24 Koa read 1.02–1.07×, Hono 0.98×, the fetch ' +
       "handler 0.96×, Express 1.26× that day. p99 is read more loosely than req/s: Fastify's read 0.86, 1.00, " +
       "1.19, 1.11, 0.99, 0.99 and 1.17× its route's in seven runs after the change (1.04× on average), and the route against itself 0.87–1.06× (ten " +

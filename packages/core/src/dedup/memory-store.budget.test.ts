@@ -50,7 +50,7 @@ function claimsForgetting(store: MemoryStore, expired: number): void {
   for (let i = 0; i <= expired / FORGET_PER_CLAIM; i++) store.claim('sweep', IN_FLIGHT_TTL_MS)
 }
 
-/** A key shaped and sized like a default gesture key (110 characters), distinct per `i`. */
+/** A key shaped and sized like a default gesture key (105 characters), distinct per `i`. */
 const gestureKey = (i: number) => `${KEY_HEAD}${i.toString(16).padStart(12, '0')}${KEY_TAIL}`
 
 describe('the memory store under volume', () => {
