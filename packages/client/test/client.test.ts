@@ -1,6 +1,6 @@
 import { RinghookConfigError } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import { BadRequestError, createClient, NotFoundError, ValidationError } from '../src/index.js'
+import { createClient, InvalidRequestError, NotFoundError, ValidationError } from '../src/index.js'
 import { startFixture } from './fixture-server.js'
 import { ALICE, APP, BOB, CAROL, KEY, OTHER_APP, UNLINKED_KEY, useWorld, worldConfig } from './world.js'
 
@@ -29,7 +29,7 @@ describe('read endpoints', () => {
 
   it('refuses @me for a key not linked to an account with a 400', async () => {
     const client = world.client({ apiKey: UNLINKED_KEY })
-    await expect(client.installs.me(APP)).rejects.toBeInstanceOf(BadRequestError)
+    await expect(client.installs.me(APP)).rejects.toBeInstanceOf(InvalidRequestError)
     await expect(client.users.get(APP, '@me')).rejects.toMatchObject({ status: 400, code: 'me_unresolvable' })
   })
 
@@ -82,7 +82,7 @@ describe('read endpoints', () => {
   })
 
   it('encodes path segments', async () => {
-    await expect(world.client().users.get(APP, 'a/b?c')).rejects.toBeInstanceOf(BadRequestError)
+    await expect(world.client().users.get(APP, 'a/b?c')).rejects.toBeInstanceOf(InvalidRequestError)
     expect(world.fixture.requests[0]?.path).toBe(`/v1/apps/${APP}/users/a%2Fb%3Fc`)
   })
 })
