@@ -2,7 +2,7 @@ import { RinghookConfigError } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { createClient, InvalidRequestError, NotFoundError, ValidationError } from '../src/index.js'
 import { startFixture } from './fixture-server.js'
-import { ALICE, APP, BOB, CAROL, KEY, OTHER_APP, UNLINKED_KEY, useWorld, worldConfig } from './world.js'
+import { ALICE, APP, BOB, CAROL, KEY, memoryLogger, OTHER_APP, UNLINKED_KEY, useWorld, worldConfig } from './world.js'
 
 describe('read endpoints', () => {
   const world = useWorld()
@@ -88,6 +88,8 @@ describe('read endpoints', () => {
 })
 
 describe('prefix and base URL', () => {
+  const warnings = (logger: ReturnType<typeof memoryLogger>) => logger.lines.filter((line) => line.level === 'warn')
+
   it('talks to a server without the /v1 prefix when prefix is empty', async () => {
     const fixture = await startFixture({ ...worldConfig(), prefix: '' })
     try {
@@ -107,6 +109,46 @@ describe('prefix and base URL', () => {
       expect(fixture.requests[0]?.path).toBe('/api/v2/vibes/patterns')
     } finally {
       await fixture.close()
+    }
+  })
+
+  it('drops /v1 from a base URL that already ends in it, and warns once', async () => {
+    const fixture = await startFixture(worldConfig())
+    try {
+      const logger = memoryLogger()
+      const client = createClient({ apiKey: KEY, baseUrl: `${fixture.url}/v1/`, logger })
+      expect((await client.users.list(APP)).users).toHaveLength(3)
+      await client.vibes.patterns()
+      expect(fixture.requests.map((r) => r.path)).toEqual([`/v1/apps/${APP}/users`, '/v1/vibes/patterns'])
+      expect(warnings(logger)).toEqual([
+        {
+          level: 'warn',
+          fields: { baseUrl: fixture.url, prefix: '/v1' },
+          message: expect.stringContaining(`requesting ${fixture.url}/v1/..., not .../v1/v1/...`),
+        },
+      ])
+    } finally {
+      await fixture.close()
+    }
+  })
+
+  it('keeps the rest of a base URL path ending in the prefix, and reaches a server under /v1/v1 when told', async () => {
+    const gateway = await startFixture({ ...worldConfig(), prefix: '/ring/v1' })
+    const doubled = await startFixture({ ...worldConfig(), prefix: '/v1/v1' })
+    try {
+      const logger = memoryLogger()
+      await createClient({ apiKey: KEY, baseUrl: `${gateway.url}/ring/v1`, logger }).vibes.patterns()
+      expect(gateway.requests[0]?.path).toBe('/ring/v1/vibes/patterns')
+      expect(warnings(logger)).toMatchObject([{ level: 'warn', fields: { baseUrl: `${gateway.url}/ring` } }])
+
+      const quiet = memoryLogger()
+      await createClient({ apiKey: KEY, baseUrl: doubled.url, prefix: '/v1/v1', logger: quiet }).vibes.patterns()
+      await createClient({ apiKey: KEY, baseUrl: `${doubled.url}/v1/v1`, prefix: '', logger: quiet }).vibes.patterns()
+      expect(doubled.requests.map((r) => r.path)).toEqual(['/v1/v1/vibes/patterns', '/v1/v1/vibes/patterns'])
+      expect(warnings(quiet)).toEqual([])
+    } finally {
+      await gateway.close()
+      await doubled.close()
     }
   })
 
