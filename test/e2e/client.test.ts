@@ -288,7 +288,10 @@ describe.each([
       w.client.users.get(w.app.app_id, '@me'),
       w.client.vibes.trigger({ app_id: w.app.app_id, user_app_id: '@me', ...tap }),
     ]) {
-      expect(await failure(call, InvalidRequestError)).toMatchObject({ status: 400 } satisfies Partial<RinghookApiError>)
+      expect(await failure(call, InvalidRequestError)).toMatchObject({
+        status: 400,
+        kind: 'invalid_request',
+      } satisfies Partial<RinghookApiError>)
     }
   })
 
