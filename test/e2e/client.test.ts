@@ -2,14 +2,14 @@
 // (section 7's errors, the rate limits, not_enabled, truncation, @me, await and poll), with the
 // `/v1` prefix and without it.
 import {
-  BadRequestError,
   type ClientOptions,
   createClient,
   ForbiddenError,
+  InvalidRequestError,
   NotFoundError,
   PermissionDisabledError,
+  RateLimitedError,
   type RinghookApiError,
-  TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
   vibe,
@@ -95,15 +95,15 @@ describe.each([
     ])
   })
 
-  it('400: a field the client cannot judge (a question from a control app) is the service’s BadRequestError', async () => {
+  it('400: a field the client cannot judge (a question from a control app) is the service’s invalid_request', async () => {
     const w = await setup(prefix)
     const control = w.sim.apps.create({ key_id: w.key.id, type: 'control' })
     const { install } = await w.sim.install(control.app_id, w.ada.id, { activate: true })
     const error = await failure(
       w.client.vibes.trigger({ app_id: control.app_id, user_app_id: install.user_app_id, ...question }),
-      BadRequestError,
+      InvalidRequestError,
     )
-    expect(error).toMatchObject({ status: 400, code: 'invalid_request', kind: 'bad_request' })
+    expect(error).toMatchObject({ status: 400, code: 'invalid_request', kind: 'invalid_request' })
     expect(error.message).toContain('response_config')
     expect(error.requestId).toBe(w.requests().at(-1)?.request_id)
     expect(error.request).toEqual({ method: 'POST', path: `${prefix}/vibes/trigger` })
@@ -119,7 +119,7 @@ describe.each([
     const w = await setup(prefix, {}, { fetch: tooShort })
     const error = await failure(
       w.client.vibes.trigger({ app_id: w.app.app_id, user_app_id: w.uai, ...tap }),
-      BadRequestError,
+      InvalidRequestError,
     )
     expect(error).toMatchObject({ status: 400, code: 'invalid_request' })
     expect(error.message).toContain('sequence.0.delay_ms')
@@ -175,13 +175,13 @@ describe.each([
     expect((await owner.installs.list(theirs.app_id)).installs).toHaveLength(1)
   })
 
-  it('429: 30 vibes per minute per user (2 here), then TooManyRequestsError with Retry-After; other users are not held back', async () => {
+  it('429: 30 vibes per minute per user (2 here), then RateLimitedError with Retry-After; other users are not held back', async () => {
     const w = await setup(prefix, { rateLimits: { vibesPerUser: { limit: 2, windowMs: 60_000 } } })
     const send = (user_app_id: string) => w.client.vibes.trigger({ app_id: w.app.app_id, user_app_id, ...tap })
     await send(w.uai)
     await send('@me') // the same person, named another way, counts against the same quota
-    const error = await failure(send(w.uai), TooManyRequestsError)
-    expect(error).toMatchObject({ status: 429, retryAfterMs: 60_000 })
+    const error = await failure(send(w.uai), RateLimitedError)
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', kind: 'rate_limited', retryAfterMs: 60_000 })
     const grace = w.sim.users.create({ name: 'Grace' })
     const { install } = await w.sim.install(w.app.app_id, grace.id, { activate: true })
     expect((await send(install.user_app_id)).success).toBe(true)
@@ -190,7 +190,7 @@ describe.each([
   it('429: 100 requests per 60 s per key (3 here), on any endpoint', async () => {
     const w = await setup(prefix, { rateLimits: { requestsPerKey: { limit: 3, windowMs: 60_000 } } })
     for (let i = 0; i < 3; i++) await w.client.vibes.patterns()
-    const error = await failure(w.client.installs.list(w.app.app_id), TooManyRequestsError)
+    const error = await failure(w.client.installs.list(w.app.app_id), RateLimitedError)
     expect(error.retryAfterMs).toBeGreaterThan(0)
     // Another key of the same developer has its own budget.
     const other = w.sim.keys.create({ owner: w.key.owner })
@@ -275,7 +275,7 @@ describe.each([
     ])
   })
 
-  it('@me works with a key linked to an account, and is a BadRequestError once unlinked', async () => {
+  it('@me works with a key linked to an account, and is an InvalidRequestError once unlinked', async () => {
     const w = await setup(prefix)
     expect(await w.client.installs.me(w.app.app_id)).toMatchObject({ app_id: w.app.app_id, user_app_id: w.uai })
     expect(await w.client.users.get(w.app.app_id, '@me')).toMatchObject({ user_app_id: w.uai })
@@ -288,7 +288,10 @@ describe.each([
       w.client.users.get(w.app.app_id, '@me'),
       w.client.vibes.trigger({ app_id: w.app.app_id, user_app_id: '@me', ...tap }),
     ]) {
-      expect(await failure(call, BadRequestError)).toMatchObject({ status: 400 } satisfies Partial<RinghookApiError>)
+      expect(await failure(call, InvalidRequestError)).toMatchObject({
+        status: 400,
+        kind: 'invalid_request',
+      } satisfies Partial<RinghookApiError>)
     }
   })
 
@@ -343,6 +346,22 @@ describe.each([
     await w.sim.answer(eventId, 'no')
     expect(await waiting).toMatchObject({ event_id: eventId, status: 'responded', response: 'no' })
     expect(w.requests().every((r) => r.path.startsWith(`${prefix}/`))).toBe(true)
+  })
+})
+
+describe('client against the simulator, given the API URL it prints (with /v1)', () => {
+  it('sends to /v1/... rather than /v1/v1/..., and warns once that baseUrl needs no /v1', async () => {
+    const w = await setup('/v1')
+    const printed = w.clientWith({ baseUrl: w.sim.apiUrl })
+    expect((await printed.installs.list(w.app.app_id)).installs).toHaveLength(1)
+    expect((await printed.vibes.patterns()).max_sequence_length).toBe(3)
+    expect(w.requests().map((r) => [r.path, r.status])).toEqual([
+      [`/v1/apps/${w.app.app_id}/installs`, 200],
+      ['/v1/vibes/patterns', 200],
+    ])
+    expect(w.logger.lines.filter((l) => l.level === 'warn')).toEqual([
+      expect.objectContaining({ fields: expect.objectContaining({ baseUrl: w.sim.url, prefix: '/v1' }) }),
+    ])
   })
 })
 

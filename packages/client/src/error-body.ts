@@ -1,22 +1,23 @@
 import {
-  BadRequestError,
   ForbiddenError,
+  InvalidRequestError,
   NotFoundError,
   PermissionDisabledError,
+  RateLimitedError,
   type RequestInfo,
   RinghookApiError,
   ServerError,
-  TooManyRequestsError,
   UnauthorizedError,
 } from './errors.js'
 import { parseRetryAfter } from './retry.js'
 
+// The service's own codes (the simulator's), for bodies that carry none.
 const DEFAULT_CODES: Record<number, string> = {
-  400: 'bad_request',
+  400: 'invalid_request',
   401: 'unauthorized',
   403: 'forbidden',
   404: 'not_found',
-  429: 'rate_limit_exceeded',
+  429: 'rate_limited',
 }
 
 const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'x-correlation-id']
@@ -70,7 +71,7 @@ export function errorFromResponse(
   const init = { status, code, message, body, request, requestId: requestIdOf(response.headers, body) }
   switch (status) {
     case 400:
-      return new BadRequestError(init)
+      return new InvalidRequestError(init)
     case 401:
       return new UnauthorizedError(init)
     case 403:
@@ -81,7 +82,7 @@ export function errorFromResponse(
     case 404:
       return new NotFoundError(init)
     case 429:
-      return new TooManyRequestsError(init, parseRetryAfter(response.headers.get('retry-after'), now))
+      return new RateLimitedError(init, parseRetryAfter(response.headers.get('retry-after'), now))
     default:
       return status >= 500 ? new ServerError(init) : new RinghookApiError(init)
   }

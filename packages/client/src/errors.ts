@@ -1,19 +1,19 @@
 /** What went wrong, as a string to switch on; every client error has one. */
 export type ClientErrorKind =
   | 'validation'
-  | 'bad_request'
+  | 'invalid_request'
   | 'unauthorized'
   | 'forbidden'
   | 'permission_disabled'
   | 'not_found'
-  | 'too_many_requests'
+  | 'rate_limited'
   | 'server_error'
   | 'http_error'
   | 'network'
-  | 'invalid_request'
+  | 'unsendable_request'
   | 'timeout'
   | 'invalid_response'
-  | 'rate_limited'
+  | 'local_rate_limit'
 
 /** Base class of every error the client throws (aborts rethrow the signal's own reason). */
 export abstract class RinghookClientError extends Error {
@@ -96,12 +96,20 @@ export class RinghookApiError extends RinghookClientError {
   }
 }
 
-/** 400: a field the service refused, or `@me` with a key not linked to a user account. */
-export class BadRequestError extends RinghookApiError {
-  /** Always `'BadRequestError'`. */
-  override readonly name = 'BadRequestError'
-  override readonly kind = 'bad_request'
+/**
+ * 400, the service's `invalid_request`: a field the service refused, or `@me` with a key not
+ * linked to a user account.
+ */
+export class InvalidRequestError extends RinghookApiError {
+  /** Always `'InvalidRequestError'`. */
+  override readonly name = 'InvalidRequestError'
+  override readonly kind = 'invalid_request'
 }
+
+/** @deprecated Renamed {@link InvalidRequestError} (kind `'invalid_request'`); kept as an alias until 0.3.0. */
+export const BadRequestError = InvalidRequestError
+/** @deprecated Renamed {@link InvalidRequestError}; kept as an alias until 0.3.0. */
+export type BadRequestError = InvalidRequestError
 
 /** 401: the API key is missing, wrong or revoked. */
 export class UnauthorizedError extends RinghookApiError {
@@ -131,11 +139,14 @@ export class NotFoundError extends RinghookApiError {
   override readonly kind = 'not_found'
 }
 
-/** 429 from the service, after the client's retries (if any) ran out. */
-export class TooManyRequestsError extends RinghookApiError {
-  /** Always `'TooManyRequestsError'`. */
-  override readonly name = 'TooManyRequestsError'
-  override readonly kind = 'too_many_requests'
+/**
+ * 429, the service's `rate_limited`, after the client's retries (if any) ran out. The client's own
+ * limiter throws {@link LocalRateLimitError} instead.
+ */
+export class RateLimitedError extends RinghookApiError {
+  /** Always `'RateLimitedError'`. */
+  override readonly name = 'RateLimitedError'
+  override readonly kind = 'rate_limited'
   constructor(
     init: ApiErrorInit,
     /** From `Retry-After` when the service sent one. */
@@ -144,6 +155,11 @@ export class TooManyRequestsError extends RinghookApiError {
     super(init)
   }
 }
+
+/** @deprecated Renamed {@link RateLimitedError} (kind `'rate_limited'`); kept as an alias until 0.3.0. */
+export const TooManyRequestsError = RateLimitedError
+/** @deprecated Renamed {@link RateLimitedError}; kept as an alias until 0.3.0. */
+export type TooManyRequestsError = RateLimitedError
 
 /** 5xx: the service failed. Never retried for triggers, which may already have vibed. */
 export class ServerError extends RinghookApiError {
@@ -176,10 +192,10 @@ export class NetworkError extends RinghookClientError {
  * fail the same way every time. The platform's own error is not kept: its message quotes the
  * refused value, which may be the API key.
  */
-export class InvalidRequestError extends NetworkError {
-  /** Always `'InvalidRequestError'`. */
-  override readonly name = 'InvalidRequestError'
-  override readonly kind = 'invalid_request'
+export class UnsendableRequestError extends NetworkError {
+  /** Always `'UnsendableRequestError'`. */
+  override readonly name = 'UnsendableRequestError'
+  override readonly kind = 'unsendable_request'
   constructor(
     request: RequestInfo,
     /** What was refused, in words that never include the value. */
@@ -225,12 +241,15 @@ export class InvalidResponseError extends RinghookClientError {
   }
 }
 
-/** The client-side limiter (mode `fail`) refused a request that would exceed a limit. */
-export class RateLimitedError extends RinghookClientError {
-  /** Always `'RateLimitedError'`. */
-  override readonly name = 'RateLimitedError'
-  /** Always `'rate_limited'`. */
-  readonly kind = 'rate_limited'
+/**
+ * The client-side limiter (mode `fail`, or a wait past `maxWaitMs`) refused a request that would
+ * exceed a limit; nothing was sent. A 429 from the service is a {@link RateLimitedError}.
+ */
+export class LocalRateLimitError extends RinghookClientError {
+  /** Always `'LocalRateLimitError'`. */
+  override readonly name = 'LocalRateLimitError'
+  /** Always `'local_rate_limit'`. */
+  readonly kind = 'local_rate_limit'
   constructor(
     /** Which limit: the API key's requests, or one user's vibes. */
     readonly scope: 'key' | 'user',

@@ -32,6 +32,7 @@ export {
   type InputIssue,
   InvalidRequestError,
   InvalidResponseError,
+  LocalRateLimitError,
   NetworkError,
   NotFoundError,
   PermissionDisabledError,
@@ -43,6 +44,7 @@ export {
   TimeoutError,
   TooManyRequestsError,
   UnauthorizedError,
+  UnsendableRequestError,
   ValidationError,
 } from './errors.js'
 export type { EventsApi, ResponseOptions, WaitOptions } from './events.js'

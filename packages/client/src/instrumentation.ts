@@ -21,7 +21,7 @@ export interface ClientAttempt {
   durationMs: number
   /** 1 for the first attempt of a call, 2 for its first retry... */
   attempt: number
-  /** The kind of the error the attempt ended in (`too_many_requests`, `timeout`...), `aborted`, or undefined. */
+  /** The kind of the error the attempt ended in (`rate_limited`, `timeout`...), `aborted`, or undefined. */
   error: string | undefined
 }
 
@@ -31,6 +31,6 @@ export interface LimiterWait {
   endpoint: string
   /** How long the request waited for its slot. */
   durationMs: number
-  /** The limiter refused the slot (`RateLimitedError`, in `fail` mode or past `maxWaitMs`). */
+  /** The limiter refused the slot (`LocalRateLimitError`, in `fail` mode or past `maxWaitMs`). */
   refused: boolean
 }

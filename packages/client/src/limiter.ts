@@ -1,7 +1,7 @@
 import { RinghookConfigError } from '@ringhook/core'
 import { RATE_LIMITS } from '@ringhook/core/api'
 import { type Clock, systemClock } from './clock.js'
-import { RateLimitedError } from './errors.js'
+import { LocalRateLimitError } from './errors.js'
 
 /** At most `limit` events in any `windowMs`. */
 export interface WindowLimit {
@@ -16,7 +16,7 @@ export interface WindowLimit {
  * before they leave.
  */
 export interface RateLimitOptions {
-  /** `wait` (default) delays a call until a slot frees; `fail` throws {@link RateLimitedError} at once. */
+  /** `wait` (default) delays a call until a slot frees; `fail` throws {@link LocalRateLimitError} at once. */
   mode?: 'wait' | 'fail'
   /** Requests per API key. Default 100 per 60 s (the service's limit); `false` turns it off. */
   requestsPerKey?: WindowLimit | false
@@ -64,7 +64,7 @@ const MAX_IDLE_USERS = 1000
  *
  * @example
  * const limiter = createRateLimiter({ mode: 'fail' })
- * await limiter.acquire('app_1/user-1') // throws RateLimitedError when a limit is reached
+ * await limiter.acquire('app_1/user-1') // throws LocalRateLimitError when a limit is reached
  */
 export function createRateLimiter(options: RateLimitOptions = {}): RateLimiter {
   const clock = options.clock ?? systemClock
@@ -104,7 +104,8 @@ export function createRateLimiter(options: RateLimitOptions = {}): RateLimiter {
           perUser?.record(now)
           return
         }
-        if (mode === 'fail' || wait > maxWaitMs) throw new RateLimitedError(keyWait >= userWait ? 'key' : 'user', wait)
+        if (mode === 'fail' || wait > maxWaitMs)
+          throw new LocalRateLimitError(keyWait >= userWait ? 'key' : 'user', wait)
         await clock.sleep(wait, signal)
       }
     },

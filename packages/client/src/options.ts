@@ -10,7 +10,11 @@ import { type ResolvedRetry, type RetryOptions, resolveRetry } from './retry.js'
 export interface ClientOptions {
   /** The API key, sent as `Authorization: Bearer`; never logged. */
   apiKey: string
-  /** Where the service lives, e.g. `https://api.example.com`; a path in it is kept. */
+  /**
+   * Where the service lives, e.g. `https://api.example.com`; a path in it is kept. When it already
+   * ends in `prefix` (`http://127.0.0.1:4010/v1`), that ending is dropped, with a warning, so that
+   * requests go to `/v1/...` and not `/v1/v1/...`.
+   */
   baseUrl: string | URL
   /** Path prefix before every endpoint. Default `/v1`; `''` when the server wants none (see README). */
   prefix?: string
@@ -91,6 +95,25 @@ function parseBaseUrl(value: string | URL | undefined): URL {
   return fail('createClient needs `baseUrl`: the service address, e.g. https://api.example.com')
 }
 
+/**
+ * A base URL that already ends in the prefix (`http://127.0.0.1:4010/v1`, as the simulator prints its
+ * API) would send every request to `/v1/v1/...` and get 404s. Dropping the ending is what the user
+ * meant in every case but a server mounted under `/v1/v1`, which the warning tells how to reach.
+ */
+function withoutPrefix(baseUrl: URL, prefix: string, logger: Logger): URL {
+  const path = baseUrl.pathname.replace(/\/+$/, '')
+  if (prefix === '' || !path.endsWith(prefix)) return baseUrl
+  const url = new URL(baseUrl)
+  url.pathname = path.slice(0, -prefix.length) || '/'
+  const used = `${url.origin}${url.pathname.replace(/\/$/, '')}`
+  logger.warn(
+    { baseUrl: used, prefix },
+    `baseUrl ends in ${prefix}, which the client adds itself: requesting ${used}${prefix}/..., not ...${prefix}${prefix}/... ` +
+      `(give baseUrl without ${prefix} to silence this)`,
+  )
+  return url
+}
+
 function resolveLimiter(option: ClientOptions['rateLimit'], clock: Clock): RateLimiter | undefined {
   if (option === undefined || option === false) return undefined
   if (option === true) return createRateLimiter({ clock })
@@ -103,8 +126,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options?.apiKey !== 'string' || options.apiKey.trim() === '') {
     fail('createClient needs `apiKey`: the API key from the apps page')
   }
-  const baseUrl = parseBaseUrl(options.baseUrl)
+  const logger = options.logger ?? consoleLogger({ component: 'client' })
   const prefix = normalizePrefix(options.prefix)
+  const baseUrl = withoutPrefix(parseBaseUrl(options.baseUrl), prefix, logger)
   checkPrefix(baseUrl, prefix)
   // Fails here, once, rather than on every call: nothing of the key is quoted.
   const refusal = refusalOf(baseUrl, requestHeaders(options.apiKey, true))
@@ -120,7 +144,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     fetch: fetchFn,
     retry: resolveRetry(options.retry),
     limiter: resolveLimiter(options.rateLimit, clock),
-    logger: options.logger ?? consoleLogger({ component: 'client' }),
+    logger,
     timeoutMs: positive('timeoutMs', options.timeoutMs, 30_000),
     awaitMarginMs: positive('awaitMarginMs', options.awaitMarginMs, 15_000),
     allowTruncation: options.allowTruncation ?? false,

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { NetworkError, TimeoutError, TooManyRequestsError } from './errors.js'
+import { NetworkError, RateLimitedError, TimeoutError } from './errors.js'
 import { parseRetryAfter, resolveRetry, retryDelay } from './retry.js'
 
 const request = { method: 'POST', path: '/v1/vibes/trigger' }
 const tooMany = (retryAfterMs?: number) =>
-  new TooManyRequestsError(
+  new RateLimitedError(
     { status: 429, code: 'rate_limited', message: '', requestId: undefined, request, body: '' },
     retryAfterMs,
   )

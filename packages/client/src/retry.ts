@@ -1,4 +1,4 @@
-import { InvalidRequestError, NetworkError, TooManyRequestsError } from './errors.js'
+import { NetworkError, RateLimitedError, UnsendableRequestError } from './errors.js'
 
 /**
  * How failed requests are sent again (the `retry` option; `false` turns it off): after a 429, and after
@@ -44,13 +44,13 @@ export function retryDelay(
   kind: RetryClass,
 ): number | undefined {
   if (attempt >= retry.maxAttempts) return undefined
-  if (error instanceof TooManyRequestsError) {
+  if (error instanceof RateLimitedError) {
     // A 429 is refused before anything happens, so even a trigger may be resent.
     if (error.retryAfterMs === undefined) return backoff(attempt, retry)
     return error.retryAfterMs <= retry.maxRetryAfterMs ? error.retryAfterMs : undefined
   }
   // A request the platform refused to build would be refused again: not retried.
-  if (error instanceof InvalidRequestError) return undefined
+  if (error instanceof UnsendableRequestError) return undefined
   if (error instanceof NetworkError && (kind === 'read' || error.notSent)) return backoff(attempt, retry)
   return undefined
 }

@@ -3,12 +3,12 @@ import type * as z from 'zod/mini'
 import type { Clock } from './clock.js'
 import { errorFromResponse, requestIdOf } from './error-body.js'
 import {
-  InvalidRequestError,
   InvalidResponseError,
+  LocalRateLimitError,
   NetworkError,
-  RateLimitedError,
   type RequestInfo,
   TimeoutError,
+  UnsendableRequestError,
   ValidationError,
 } from './errors.js'
 import type { ClientInstrumentation } from './instrumentation.js'
@@ -92,7 +92,7 @@ async function acquire(config: TransportConfig, spec: RequestSpec<z.ZodMiniType>
   try {
     await limiter.acquire(spec.user, spec.signal)
   } catch (error) {
-    refused = error instanceof RateLimitedError
+    refused = error instanceof LocalRateLimitError
     throw error
   } finally {
     instrumentation.limiter({ endpoint: spec.endpoint, durationMs: clock.now() - started, refused })
@@ -164,7 +164,7 @@ async function sendOnce<S extends z.ZodMiniType>(
     if (timeout.aborted) throw new TimeoutError(request, spec.timeoutMs)
     // Refused before a byte left (the key is not a header value, say): the same every time.
     const refusal = status === 0 ? refusalOf(url, headers) : undefined
-    if (refusal) throw new InvalidRequestError(request, refusal)
+    if (refusal) throw new UnsendableRequestError(request, refusal)
     // A failure after the status line arrived means the request was certainly received.
     const notSent = status === 0 && provablyNotSent(error)
     throw new NetworkError(`${request.method} ${request.path} failed: ${describeFailure(error)}`, request, notSent, {

@@ -1,8 +1,8 @@
 import { RinghookConfigError } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import { BadRequestError, createClient, NotFoundError, ValidationError } from '../src/index.js'
+import { createClient, InvalidRequestError, NotFoundError, ValidationError } from '../src/index.js'
 import { startFixture } from './fixture-server.js'
-import { ALICE, APP, BOB, CAROL, KEY, OTHER_APP, UNLINKED_KEY, useWorld, worldConfig } from './world.js'
+import { ALICE, APP, BOB, CAROL, KEY, memoryLogger, OTHER_APP, UNLINKED_KEY, useWorld, worldConfig } from './world.js'
 
 describe('read endpoints', () => {
   const world = useWorld()
@@ -29,7 +29,7 @@ describe('read endpoints', () => {
 
   it('refuses @me for a key not linked to an account with a 400', async () => {
     const client = world.client({ apiKey: UNLINKED_KEY })
-    await expect(client.installs.me(APP)).rejects.toBeInstanceOf(BadRequestError)
+    await expect(client.installs.me(APP)).rejects.toBeInstanceOf(InvalidRequestError)
     await expect(client.users.get(APP, '@me')).rejects.toMatchObject({ status: 400, code: 'me_unresolvable' })
   })
 
@@ -82,12 +82,14 @@ describe('read endpoints', () => {
   })
 
   it('encodes path segments', async () => {
-    await expect(world.client().users.get(APP, 'a/b?c')).rejects.toBeInstanceOf(BadRequestError)
+    await expect(world.client().users.get(APP, 'a/b?c')).rejects.toBeInstanceOf(InvalidRequestError)
     expect(world.fixture.requests[0]?.path).toBe(`/v1/apps/${APP}/users/a%2Fb%3Fc`)
   })
 })
 
 describe('prefix and base URL', () => {
+  const warnings = (logger: ReturnType<typeof memoryLogger>) => logger.lines.filter((line) => line.level === 'warn')
+
   it('talks to a server without the /v1 prefix when prefix is empty', async () => {
     const fixture = await startFixture({ ...worldConfig(), prefix: '' })
     try {
@@ -107,6 +109,46 @@ describe('prefix and base URL', () => {
       expect(fixture.requests[0]?.path).toBe('/api/v2/vibes/patterns')
     } finally {
       await fixture.close()
+    }
+  })
+
+  it('drops /v1 from a base URL that already ends in it, and warns once', async () => {
+    const fixture = await startFixture(worldConfig())
+    try {
+      const logger = memoryLogger()
+      const client = createClient({ apiKey: KEY, baseUrl: `${fixture.url}/v1/`, logger })
+      expect((await client.users.list(APP)).users).toHaveLength(3)
+      await client.vibes.patterns()
+      expect(fixture.requests.map((r) => r.path)).toEqual([`/v1/apps/${APP}/users`, '/v1/vibes/patterns'])
+      expect(warnings(logger)).toEqual([
+        {
+          level: 'warn',
+          fields: { baseUrl: fixture.url, prefix: '/v1' },
+          message: expect.stringContaining(`requesting ${fixture.url}/v1/..., not .../v1/v1/...`),
+        },
+      ])
+    } finally {
+      await fixture.close()
+    }
+  })
+
+  it('keeps the rest of a base URL path ending in the prefix, and reaches a server under /v1/v1 when told', async () => {
+    const gateway = await startFixture({ ...worldConfig(), prefix: '/ring/v1' })
+    const doubled = await startFixture({ ...worldConfig(), prefix: '/v1/v1' })
+    try {
+      const logger = memoryLogger()
+      await createClient({ apiKey: KEY, baseUrl: `${gateway.url}/ring/v1`, logger }).vibes.patterns()
+      expect(gateway.requests[0]?.path).toBe('/ring/v1/vibes/patterns')
+      expect(warnings(logger)).toMatchObject([{ level: 'warn', fields: { baseUrl: `${gateway.url}/ring` } }])
+
+      const quiet = memoryLogger()
+      await createClient({ apiKey: KEY, baseUrl: doubled.url, prefix: '/v1/v1', logger: quiet }).vibes.patterns()
+      await createClient({ apiKey: KEY, baseUrl: `${doubled.url}/v1/v1`, prefix: '', logger: quiet }).vibes.patterns()
+      expect(doubled.requests.map((r) => r.path)).toEqual(['/v1/v1/vibes/patterns', '/v1/v1/vibes/patterns'])
+      expect(warnings(quiet)).toEqual([])
+    } finally {
+      await gateway.close()
+      await doubled.close()
     }
   })
 

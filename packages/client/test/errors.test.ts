@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest'
 import {
   BadRequestError,
   ForbiddenError,
+  InvalidRequestError,
   InvalidResponseError,
   NetworkError,
   NotFoundError,
   PermissionDisabledError,
+  RateLimitedError,
   RinghookApiError,
   RinghookClientError,
   ServerError,
@@ -25,9 +27,10 @@ describe('errors from the service', () => {
     const error = await noRetry()
       .users.get(APP, 'not-a-uuid')
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(BadRequestError)
+    expect(error).toBeInstanceOf(InvalidRequestError)
     expect(error).toMatchObject({
-      kind: 'bad_request',
+      name: 'InvalidRequestError',
+      kind: 'invalid_request',
       status: 400,
       code: 'invalid_user_app_id',
       message: expect.stringContaining('user_app_id is malformed'),
@@ -74,8 +77,32 @@ describe('errors from the service', () => {
     const error = await noRetry()
       .vibes.patterns()
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(TooManyRequestsError)
-    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfterMs: 7000, kind: 'too_many_requests' })
+    expect(error).toBeInstanceOf(RateLimitedError)
+    expect(error).toMatchObject({
+      name: 'RateLimitedError',
+      status: 429,
+      code: 'rate_limited',
+      retryAfterMs: 7000,
+      kind: 'rate_limited',
+    })
+  })
+
+  it('the deprecated names still catch what they caught: 400 and 429 from the service', async () => {
+    world.fixture.inject({ status: 429, body: '' })
+    const client = noRetry()
+    const limited = await client.vibes.patterns().catch((e: unknown) => e)
+    expect(limited).toBeInstanceOf(TooManyRequestsError)
+    const refused = await client.users.get(APP, 'not-a-uuid').catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(BadRequestError)
+    expect(refused).not.toBeInstanceOf(TooManyRequestsError)
+    expect(limited).not.toBeInstanceOf(BadRequestError)
+  })
+
+  it('400 and 429 without a code in the body get the service’s codes', async () => {
+    world.fixture.inject({ status: 400, body: 'nope' }, { status: 429, body: '' })
+    const client = noRetry()
+    await expect(client.vibes.patterns()).rejects.toMatchObject({ code: 'invalid_request', kind: 'invalid_request' })
+    await expect(client.vibes.patterns()).rejects.toMatchObject({ code: 'rate_limited', kind: 'rate_limited' })
   })
 
   it.each([500, 502, 503])('%i: a ServerError', async (status) => {

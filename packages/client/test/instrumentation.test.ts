@@ -52,7 +52,7 @@ describe('client instrumentation', () => {
     world.fixture.inject({ status: 429, body: '{"error":{"code":"rate_limited","message":"later"}}' }, { drop: true })
     await world.client({ instrumentation }).vibes.patterns()
     expect(summary(attempts)).toEqual([
-      'GET /vibes/patterns 429 #1 too_many_requests',
+      'GET /vibes/patterns 429 #1 rate_limited',
       'GET /vibes/patterns 0 #2 network',
       'GET /vibes/patterns 200 #3 undefined',
     ])
@@ -68,7 +68,7 @@ describe('client instrumentation', () => {
       rateLimit: { mode: 'fail', requestsPerKey: { limit: 1, windowMs: 1000 } },
     })
     await failing.vibes.patterns()
-    await expect(failing.vibes.patterns()).rejects.toMatchObject({ kind: 'rate_limited' })
+    await expect(failing.vibes.patterns()).rejects.toMatchObject({ kind: 'local_rate_limit' })
     expect(waits).toEqual([
       { endpoint: '/vibes/trigger', durationMs: 0, refused: false },
       { endpoint: '/vibes/trigger', durationMs: 60_000, refused: false },

@@ -1,6 +1,6 @@
 import { RinghookConfigError } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import { createRateLimiter, RateLimitedError } from '../src/index.js'
+import { createRateLimiter, LocalRateLimitError, RateLimitedError, RinghookApiError } from '../src/index.js'
 import { ALICE, APP, fakeClock, useWorld } from './world.js'
 
 const tap = { app_id: APP, user_app_id: ALICE, sequence: [{ type: 'tap' as const }] }
@@ -29,8 +29,11 @@ describe('createRateLimiter', () => {
     await clock.sleep(400)
     await limiter.acquire()
     const error = await limiter.acquire().catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(RateLimitedError)
-    expect(error).toMatchObject({ retryAfterMs: 600, kind: 'rate_limited' })
+    expect(error).toBeInstanceOf(LocalRateLimitError)
+    // The client's own refusal, not the service's 429.
+    expect(error).not.toBeInstanceOf(RateLimitedError)
+    expect(error).not.toBeInstanceOf(RinghookApiError)
+    expect(error).toMatchObject({ retryAfterMs: 600, kind: 'local_rate_limit', name: 'LocalRateLimitError' })
     await clock.sleep(600)
     await limiter.acquire()
     await expect(limiter.acquire()).rejects.toMatchObject({ retryAfterMs: 400 })
@@ -73,7 +76,7 @@ describe('the limiter in the client', () => {
     const client = world.client({ rateLimit: { mode: 'fail', vibesPerUser: { limit: 2, windowMs: 60_000 } } })
     await client.vibes.trigger(tap)
     await client.vibes.trigger(tap)
-    await expect(client.vibes.trigger(tap)).rejects.toMatchObject({ name: 'RateLimitedError', scope: 'user' })
+    await expect(client.vibes.trigger(tap)).rejects.toMatchObject({ name: 'LocalRateLimitError', scope: 'user' })
     await client.vibes.trigger({ ...tap, user_app_id: '@me' })
     await client.users.list(APP)
     expect(world.fixture.requests).toHaveLength(4)
@@ -97,7 +100,7 @@ describe('the limiter in the client', () => {
     world.fixture.inject({ status: 429, body: '', headers: { 'retry-after': '0' } })
     await world.client({ rateLimit: limiter }).vibes.patterns()
     await world.client({ rateLimit: limiter }).vibes.patterns()
-    await expect(world.client({ rateLimit: limiter }).vibes.patterns()).rejects.toBeInstanceOf(RateLimitedError)
+    await expect(world.client({ rateLimit: limiter }).vibes.patterns()).rejects.toBeInstanceOf(LocalRateLimitError)
   })
 
   it('is off unless asked for; true means the service’s limits', async () => {

@@ -11,6 +11,7 @@ import {
   NotFoundError,
   RinghookApiError,
   type RinghookClient,
+  UnsendableRequestError,
   ValidationError,
 } from '../src/index.js'
 import { resolveRetry } from '../src/retry.js'
@@ -132,9 +133,14 @@ describe('a request the platform refuses to build', () => {
         retry: 'read',
         timeoutMs: 5000,
       }).catch((e: unknown) => e)
-      expect(error).toBeInstanceOf(InvalidRequestError)
+      expect(error).toBeInstanceOf(UnsendableRequestError)
       expect(error).toBeInstanceOf(NetworkError)
-      expect(error).toMatchObject({ kind: 'invalid_request', notSent: true, request: { path: '/v1/vibes/patterns' } })
+      expect(error).not.toBeInstanceOf(InvalidRequestError)
+      expect(error).toMatchObject({
+        kind: 'unsendable_request',
+        notSent: true,
+        request: { path: '/v1/vibes/patterns' },
+      })
       expect((error as Error).message).not.toContain(apiKey.slice(3))
       expect((error as Error).cause).toBeUndefined()
       expect(fetched).toBe(1)

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { createClient, NetworkError, ServerError, TooManyRequestsError } from '../src/index.js'
+import { createClient, NetworkError, RateLimitedError, ServerError } from '../src/index.js'
 import type { Fault } from './fixture-server.js'
 import { ALICE, APP, KEY, useWorld } from './world.js'
 
@@ -58,7 +58,7 @@ describe('retries', () => {
       .client({ retry: { maxAttempts: 3 } })
       .vibes.patterns()
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(TooManyRequestsError)
+    expect(error).toBeInstanceOf(RateLimitedError)
     expect(error).toMatchObject({ retryAfterMs: 3000 })
     expect(world.fixture.requests).toHaveLength(3)
   })

@@ -31,7 +31,7 @@ describe('otelClientInstrumentation', () => {
     expect(summary(metrics)).toEqual([
       'ringhook.client.rate_limited {ringhook.client.endpoint=/vibes/trigger} 1',
       'ringhook.client.request.duration {error.type=not_found,http.request.method=GET,http.response.status_code=404,ringhook.client.endpoint=/apps/:app_id/users/:user_app_id} 1',
-      'ringhook.client.request.duration {error.type=too_many_requests,http.request.method=POST,http.response.status_code=429,ringhook.client.endpoint=/vibes/trigger} 1',
+      'ringhook.client.request.duration {error.type=rate_limited,http.request.method=POST,http.response.status_code=429,ringhook.client.endpoint=/vibes/trigger} 1',
       'ringhook.client.request.duration {http.request.method=GET,http.response.status_code=200,ringhook.client.endpoint=/apps/:app_id/users/:user_app_id} 1',
       'ringhook.client.request.duration {http.request.method=POST,http.response.status_code=200,ringhook.client.endpoint=/vibes/trigger} 2',
     ])
