@@ -120,13 +120,13 @@ export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
 
 function hostName(name: string): string {
   if (!/^[\w.-]+$/.test(name))
-    throw new RangeError(`allowedHosts takes host names without scheme or port, got "${name}"`)
+    throw new RangeError(`allowedHosts (--allowed-hosts) takes host names without scheme or port, got "${name}"`)
   return name
 }
 
 function token(given: string | undefined): string {
   if (given === undefined) return randomBytes(24).toString('base64url')
   if (!/^[\w.~-]{16,256}$/.test(given))
-    throw new RangeError('token must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ -')
+    throw new RangeError('token (RINGHOOK_SIM_TOKEN) must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ -')
   return given
 }
