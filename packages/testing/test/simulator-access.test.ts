@@ -62,13 +62,14 @@ afterAll(async () => {
 
 describe('a page on another origin', () => {
   it('cannot read the state: refused, with no CORS header, and no secret in the answer', async () => {
-    for (const headers of [
+    const foreign: Record<string, string>[] = [
       { origin: EVIL },
       { origin: 'null' },
       { origin: `http://localhost:${canary.port}` },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
-    ]) {
+    ]
+    for (const headers of foreign) {
       const answer = await call(sim, '/_sim/state', { headers })
       expect(answer.status).toBe(403)
       expect(code(answer)).toBe('origin_not_allowed')
