@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createReceiver, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
 import { ringhook as nodeRinghook } from '@ringhook/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { run } from '../src/cli/run.js'
 import { startReceiver, type TestReceiver } from './support.js'
 
@@ -222,6 +222,30 @@ describe('ringhook simulate prints nothing from outside raw', () => {
       const line = await cli.printed(/"id":"usr_eve"/)
       expect(line).not.toMatch(RAW_CONTROL)
       expect(JSON.parse(line)).toMatchObject({ type: 'state', change: 'user.created', object: { name } })
+    } finally {
+      cli.stop()
+    }
+    expect(await cli.exit).toBe(0)
+  })
+})
+
+describe('ringhook simulate with RINGHOOK_SIM_TOKEN', () => {
+  afterEach(() => vi.unstubAllEnvs())
+
+  it('takes its token from the environment and never prints it', async () => {
+    const token = 'script_token_0123456789'
+    vi.stubEnv('RINGHOOK_SIM_TOKEN', token)
+    const cli = simulateInProcess([])
+    try {
+      const banner = await cli.printed(/Press Ctrl-C/)
+      const simUrl = /ringhook simulator on (\S+)/.exec(banner)?.[1] as string
+      expect(banner).toContain('Token      the RINGHOOK_SIM_TOKEN you set')
+      expect(banner).toContain('-H "x-ringhook-sim-token: $RINGHOOK_SIM_TOKEN"')
+      expect(banner).not.toContain(token)
+      const reset = (value: string) =>
+        fetch(`${simUrl}/_sim/reset`, { method: 'POST', headers: { 'x-ringhook-sim-token': value } })
+      expect((await reset('another_token_0123456789')).status).toBe(401)
+      expect((await reset(token)).status).toBe(200)
     } finally {
       cli.stop()
     }

@@ -112,7 +112,7 @@ function banner(
     ? `${options.webhookUrl}, signed with ${secret}`
     : 'none: pass --webhook-url to receive them (deliveries are logged as skipped)'
   // A token from the environment is the user's, like a --secret: the lines below refer to it.
-  const token = options.tokenGiven ? '"$RINGHOOK_SIM_TOKEN"' : sim.token
+  const token = options.tokenGiven ? '$RINGHOOK_SIM_TOKEN' : sim.token
   const gesture = `curl -s -X POST ${sim.url}/_sim/installs/${demo.installs.ada.user_app_id}/gesture -H "x-ringhook-sim-token: ${token}" -d '{"gesture_type":"double_tap"}'`
   const page = !options.page
     ? ''
