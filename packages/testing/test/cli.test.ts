@@ -165,6 +165,7 @@ describe('ringhook simulate prints nothing from outside raw', () => {
   // Escape sequences that would retitle the window, clear the screen, ring the bell, and a
   // newline that would forge a log line of its own.
   const EVIL = '\u001b]0;pwned\u0007\u001b[2J\r\nFORGED  VIBE delivered\u009b31m'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what must not be printed
   const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
   it('shows control characters in ids and messages as visible escapes, one entry per line', async () => {

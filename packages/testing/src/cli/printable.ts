@@ -1,6 +1,7 @@
 // C0 controls, DEL and C1 controls: ESC starts the sequences that clear the screen, move the cursor
 // or retitle the window; CR and BS overwrite what was printed; 0x9b is a one-byte CSI on terminals
 // that read C1 codes. Then the explicit bidirectional overrides, which reorder a line as displayed.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it neutralises
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g
 
 /**
