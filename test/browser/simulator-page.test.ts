@@ -230,22 +230,6 @@ describe('the simulator page', () => {
     await page.clock.resume()
   })
 
-  it('is served by the simulator itself too, talking to its own origin', async () => {
-    const own = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-    try {
-      own.setDefaultTimeout(10_000)
-      await own.goto(world.ownPageUrl)
-      await own.getByText('Live', { exact: true }).waitFor()
-      const card = own.getByRole('article', { name: 'Pocket Coach app' })
-      await card.getByRole('button', { name: 'tap', exact: true }).click()
-      await own.getByText('“Got your tap”').waitFor()
-      // The first page, on another origin, follows the same simulator.
-      await page.getByText('“Got your tap”').waitFor()
-    } finally {
-      await own.close()
-    }
-  })
-
   it('has readable contrast everywhere (WCAG AA, 4.5:1 for text)', async () => {
     expect(await lowContrast(page)).toEqual([])
   })

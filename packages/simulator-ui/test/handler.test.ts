@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createUiHandler, UI_DIR, type UiHandlerOptions } from '../src/index.js'
+import { createUiHandler, TOKEN_META, UI_DIR, type UiHandlerOptions } from '../src/index.js'
 
 // A stand-in for dist/ui, so these tests do not need the Vite build.
 let root: string
@@ -16,7 +16,7 @@ beforeAll(async () => {
   dir = join(root, 'ui')
   await mkdir(join(dir, 'assets'), { recursive: true })
   await writeFile(join(root, 'secret.txt'), 'outside')
-  await writeFile(join(dir, 'index.html'), '<!doctype html><title>sim</title>')
+  await writeFile(join(dir, 'index.html'), '<!doctype html><head><title>sim</title></head>')
   await writeFile(join(dir, 'assets', 'index-abc123.js'), 'console.log(1)')
   await writeFile(join(dir, 'assets', 'index-abc123.css'), 'body{}')
 })
@@ -27,10 +27,10 @@ afterAll(async () => {
 })
 
 /** A server whose own routes answer 418, so a test sees whether the handler let a request through. */
-async function serve(options: UiHandlerOptions = {}): Promise<string> {
+async function serve(options: UiHandlerOptions = {}, token?: string): Promise<string> {
   const handle = createUiHandler({ dir, ...options })
   const server = createServer((request, response) => {
-    if (handle(request, response)) return
+    if (handle(request, response, token === undefined ? undefined : { token })) return
     response.writeHead(418).end('simulator')
   })
   servers.push(server)
@@ -39,16 +39,27 @@ async function serve(options: UiHandlerOptions = {}): Promise<string> {
 }
 
 describe('createUiHandler', () => {
-  it('serves the page at / and under /ui/, never cached, with a content security policy', async () => {
+  it('serves the page at / and under /ui/, never stored, talking to and framed by nobody else', async () => {
     const base = await serve()
     for (const path of ['/', '/index.html', '/ui', '/ui/', '/ui/index.html']) {
       const response = await fetch(base + path)
       expect(response.status, path).toBe(200)
       expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8')
-      expect(response.headers.get('cache-control')).toBe('no-cache')
-      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'")
-      expect(await response.text()).toContain('<title>sim</title>')
+      expect(response.headers.get('cache-control')).toBe('no-store')
+      const csp = response.headers.get('content-security-policy')
+      expect(csp).toContain("default-src 'self'; connect-src 'self';")
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(response.headers.get('x-frame-options')).toBe('DENY')
+      expect(await response.text()).toBe('<!doctype html><head><title>sim</title></head>')
     }
+  })
+
+  it('serves the page with the token it is given, for the page to send', async () => {
+    const base = await serve({}, 'tok_0123456789abcdef"<x>')
+    const html = await (await fetch(`${base}/`)).text()
+    expect(html).toBe(
+      `<!doctype html><head><title>sim</title><meta name="${TOKEN_META}" content="tok_0123456789abcdef&#34;&#60;x&#62;" /></head>`,
+    )
   })
 
   it('keeps hashed assets for good, with their content types', async () => {

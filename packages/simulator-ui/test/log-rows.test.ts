@@ -1,6 +1,5 @@
 import type { Attempt } from '@ringhook/testing/control-api'
 import { describe, expect, it } from 'vitest'
-import { simulatorOrigin } from '../ui/api.js'
 import { logRows } from '../ui/log-rows.js'
 import { emptyModel, type Model } from '../ui/model.js'
 import { schedule } from '../ui/sequence.js'
@@ -84,15 +83,5 @@ describe('schedule', () => {
       { type: 'tap', delay: 300, start: 300, end: 420 },
       { type: 'pulse', delay: 1000, start: 1420, end: 1870 },
     ])
-  })
-})
-
-describe('simulatorOrigin', () => {
-  const at = (search: string) => ({ search }) as Location
-  it('is the page own origin unless ?sim= names an http(s) one', () => {
-    expect(simulatorOrigin(at(''))).toBe('')
-    expect(simulatorOrigin(at('?sim=http://127.0.0.1:4010/anything'))).toBe('http://127.0.0.1:4010')
-    expect(simulatorOrigin(at('?sim=javascript:alert(1)'))).toBe('')
-    expect(simulatorOrigin(at('?sim=not a url'))).toBe('')
   })
 })

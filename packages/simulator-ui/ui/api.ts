@@ -23,26 +23,17 @@ export class SimError extends Error {
 }
 
 /**
- * The simulator's origin: the page's own unless `?sim=http://127.0.0.1:4010` names another.
- * Only http(s) URLs are taken; the path is dropped, since every route lives under `/_sim/`.
+ * Every control API call the page makes, one method per route it uses, to its own origin: the
+ * control API answers no other. Writes carry the run's `token`, which the page was served with.
  */
-export function simulatorOrigin(location: Location): string {
-  const given = new URLSearchParams(location.search).get('sim')
-  if (!given) return ''
-  try {
-    const url = new URL(given)
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : ''
-  } catch {
-    return ''
-  }
-}
-
-/** Every control API call the page makes: one method per route it uses. */
-export function createApi(origin: string) {
+export function createApi(token: string) {
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${origin}/_sim${path}`, {
+    const response = await fetch(`/_sim${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...(method === 'GET' ? {} : { 'x-ringhook-sim-token': token }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
     const text = await response.text()
@@ -55,7 +46,7 @@ export function createApi(origin: string) {
   }
   const id = encodeURIComponent
   return {
-    eventsUrl: `${origin}/_sim/events`,
+    eventsUrl: '/_sim/events',
     state: () => call<Snapshot>('GET', '/state'),
     log: () => call<LogView>('GET', '/log'),
     delivery: (deliveryId: string) => call<Delivery>('GET', `/deliveries/${id(deliveryId)}`),

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createReceiver, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
 import { ringhook as nodeRinghook } from '@ringhook/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { run } from '../src/cli/run.js'
 import { startReceiver, type TestReceiver } from './support.js'
 
@@ -105,21 +105,25 @@ describe('the ringhook bin', () => {
     const target = await startReceiver()
     const { child, done } = ringhook(['simulate', '--port', '0', '--webhook-url', target.url, '--secret', secret])
     let output = ''
-    const simUrl = await new Promise<string>((resolve) => {
+    const [simUrl, token] = await new Promise<string[]>((resolve) => {
       child.stdout?.on('data', (chunk) => {
         output += chunk
-        const found = /ringhook simulator on (http:\/\/\S+)/.exec(output)
-        if (found) resolve(found[1] as string)
+        const found = /ringhook simulator on (http:\/\/\S+)[\s\S]*\n {2}Token +(\S+)/.exec(output)
+        if (found) resolve(found.slice(1))
       })
     })
     const users = await fetch(`${simUrl}/v1/apps/app_demo_control/users`, {
       headers: { authorization: 'Bearer rk_sim_demo_key' },
     })
     expect(((await users.json()) as { users: unknown[] }).users).toHaveLength(4)
-    await fetch(`${simUrl}/_sim/installs/a0a0a0a0-0000-4000-8000-000000000001/gesture`, {
+    // As the banner's curl line does it: the token from the banner in its header.
+    const gesture = await fetch(`${simUrl}/_sim/installs/a0a0a0a0-0000-4000-8000-000000000001/gesture`, {
       method: 'POST',
+      headers: { 'x-ringhook-sim-token': token as string },
       body: JSON.stringify({ gesture_type: 'double_tap', wait: true }),
     })
+    expect(gesture.status).toBe(200)
+    expect(output).toContain(`-H "x-ringhook-sim-token: ${token}"`)
     expect(target.received[0]?.json).toMatchObject({ event: 'gesture', external_user_id: 'demo-ada' })
     child.kill('SIGTERM')
     const result = await done
@@ -129,6 +133,124 @@ describe('the ringhook bin', () => {
     expect(result.stdout).toMatch(/GESTURE +double_tap by a0a0a0a0…/)
     expect(result.stdout).toMatch(/WEBHOOK +gesture #1 → 200/)
     expect(result.stdout).not.toContain(secret)
+  })
+})
+
+/** Runs `ringhook simulate` in-process until `stop()`; `printed(pattern)` resolves with the first line that matches. */
+function simulateInProcess(args: string[]) {
+  const lines: string[] = []
+  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = []
+  const print = (text: string) => {
+    lines.push(text)
+    for (const wait of waiting.filter((w) => w.pattern.test(text))) {
+      waiting.splice(waiting.indexOf(wait), 1)
+      wait.resolve(text)
+    }
+  }
+  let stop = () => {}
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve
+  })
+  const exit = run(['simulate', '--port', '0', '--no-ui', ...args], { out: print, err: print }, { stopped })
+  const printed = (pattern: RegExp) =>
+    new Promise<string>((resolve) => {
+      const found = lines.find((line) => pattern.test(line))
+      if (found === undefined) waiting.push({ pattern, resolve })
+      else resolve(found)
+    })
+  return { lines, printed, stop, exit }
+}
+
+describe('ringhook simulate prints nothing from outside raw', () => {
+  // Escape sequences that would retitle the window, clear the screen, ring the bell, and a
+  // newline that would forge a log line of its own.
+  const EVIL = '\u001b]0;pwned\u0007\u001b[2J\r\nFORGED  VIBE delivered\u009b31m'
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: raw control characters are what must not be printed
+  const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
+
+  it('shows control characters in ids and messages as visible escapes, one entry per line', async () => {
+    const target = await startReceiver((request) => ({
+      status: 200,
+      body:
+        request.json.event === 'gesture' ? { success: true, vibe: { sequence: [{ type: 'tap' }], message: EVIL } } : {},
+    }))
+    const cli = simulateInProcess(['--webhook-url', target.url])
+    try {
+      const banner = await cli.printed(/Press Ctrl-C/)
+      const simUrl = /ringhook simulator on (\S+)/.exec(banner)?.[1] as string
+      const token = /Token +(\S+)/.exec(banner)?.[1] as string
+      const control = (path: string, body: unknown) =>
+        fetch(`${simUrl}/_sim${path}`, {
+          method: 'POST',
+          headers: { 'x-ringhook-sim-token': token },
+          body: JSON.stringify(body),
+        })
+      expect((await control('/users', { id: `usr_${EVIL}`, name: 'Eve' })).status).toBe(201)
+      const ada = 'a0a0a0a0-0000-4000-8000-000000000001'
+      expect((await control(`/installs/${ada}/gesture`, { gesture_type: 'double_tap', wait: true })).status).toBe(200)
+
+      const state = await cli.printed(/STATE +user\.created usr_/)
+      const vibeLine = await cli.printed(/^\S+ +VIBE +delivered/)
+      const shown = '\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u000aFORGED  VIBE delivered\\u009b31m'
+      expect(state).toContain(`user.created usr_${shown}`)
+      expect(vibeLine).toContain(`"${shown}"`)
+      expect(cli.lines.filter((line) => RAW_CONTROL.test(line))).toEqual([])
+      expect(
+        cli.lines
+          .join('\n')
+          .split('\n')
+          .filter((line) => line.startsWith('FORGED')),
+      ).toEqual([])
+    } finally {
+      cli.stop()
+      await target.close()
+    }
+    expect(await cli.exit).toBe(0)
+  })
+
+  it('keeps --json lines valid JSON with the data intact', async () => {
+    const cli = simulateInProcess(['--json'])
+    try {
+      const banner = await cli.printed(/Press Ctrl-C/)
+      const simUrl = /ringhook simulator on (\S+)/.exec(banner)?.[1] as string
+      const token = /Token +(\S+)/.exec(banner)?.[1] as string
+      const name = `Eve ${EVIL}`
+      await fetch(`${simUrl}/_sim/users`, {
+        method: 'POST',
+        headers: { 'x-ringhook-sim-token': token },
+        body: JSON.stringify({ id: 'usr_eve', name }),
+      })
+      const line = await cli.printed(/"id":"usr_eve"/)
+      expect(line).not.toMatch(RAW_CONTROL)
+      expect(JSON.parse(line)).toMatchObject({ type: 'state', change: 'user.created', object: { name } })
+    } finally {
+      cli.stop()
+    }
+    expect(await cli.exit).toBe(0)
+  })
+})
+
+describe('ringhook simulate with RINGHOOK_SIM_TOKEN', () => {
+  afterEach(() => vi.unstubAllEnvs())
+
+  it('takes its token from the environment and never prints it', async () => {
+    const token = 'script_token_0123456789'
+    vi.stubEnv('RINGHOOK_SIM_TOKEN', token)
+    const cli = simulateInProcess([])
+    try {
+      const banner = await cli.printed(/Press Ctrl-C/)
+      const simUrl = /ringhook simulator on (\S+)/.exec(banner)?.[1] as string
+      expect(banner).toContain('Token      the RINGHOOK_SIM_TOKEN you set')
+      expect(banner).toContain('-H "x-ringhook-sim-token: $RINGHOOK_SIM_TOKEN"')
+      expect(banner).not.toContain(token)
+      const reset = (value: string) =>
+        fetch(`${simUrl}/_sim/reset`, { method: 'POST', headers: { 'x-ringhook-sim-token': value } })
+      expect((await reset('another_token_0123456789')).status).toBe(401)
+      expect((await reset(token)).status).toBe(200)
+    } finally {
+      cli.stop()
+    }
+    expect(await cli.exit).toBe(0)
   })
 })
 

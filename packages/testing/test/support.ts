@@ -70,10 +70,15 @@ export async function startWorld(options: SimulatorOptions = {}) {
       body: JSON.stringify({ sequence: [{ type: 'tap' }], ...body }),
       ...(token === undefined ? {} : { token }),
     })
+  /** A control API call as a script makes it: with the run's token, which writes need. */
   const control = (path: string, method = 'GET', body?: unknown) =>
     fetch(`${sim.url}/_sim${path}`, {
       method,
-      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      headers: {
+        'x-ringhook-sim-token': sim.token,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
   return { sim, ada, key, api, trigger, control }
 }

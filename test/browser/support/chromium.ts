@@ -29,7 +29,7 @@ export async function chromiumPath(): Promise<string> {
   return chosen
 }
 
-/** Launches headless Chromium; these tests are never skipped. */
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: await chromiumPath(), args: ARGS })
+/** Launches headless Chromium, with extra command-line switches if any; these tests are never skipped. */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: await chromiumPath(), args: [...ARGS, ...extraArgs] })
 }

@@ -16,8 +16,8 @@ const close = (server: Server) =>
   })
 
 /**
- * The example receiver (examples/node-http), a simulator delivering to it and serving the page, and
- * the page served again on a port of its own, driving the simulator through `?sim=` (CORS and all).
+ * The example receiver (examples/node-http), a simulator delivering to it and serving the page on
+ * 127.0.0.1, and an attacker's page on another origin (`localhost` and a port of its own).
  */
 export async function startWorld() {
   const secret = 'whsec_browser_suite'
@@ -26,19 +26,18 @@ export async function startWorld() {
   receiver.server.on('request', (request) => webhooks.push(`${request.method} ${request.url}`))
   const receiverUrl = await listen(receiver.server)
 
-  // The simulator serves the page itself too, at / on its own origin, as `ringhook simulate` does.
-  const ui = createUiHandler()
-  const sim: Simulator = await createSimulator({ timeScale: 0.01, handler: ui })
-  const page = createServer((request, response) => {
-    if (!ui(request, response)) response.writeHead(404).end()
+  // The simulator serves the page at / on its own origin, as `ringhook simulate` does.
+  const sim: Simulator = await createSimulator({ timeScale: 0.01, handler: createUiHandler() })
+  const attacker = createServer((_, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>evil</title>')
   })
-  const pageUrl = `${await listen(page)}/?sim=${encodeURIComponent(sim.url)}`
+  const attackerUrl = (await listen(attacker)).replace('127.0.0.1', 'localhost')
 
-  /** A control API call, as the page and the CLI make them. */
+  /** A control API call, as a script makes them: with the run's token. */
   const control = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${sim.url}/_sim${path}`, {
       method,
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-ringhook-sim-token': sim.token },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`)
@@ -51,9 +50,10 @@ export async function startWorld() {
     webhookUrl: `${receiverUrl}/webhooks`,
     /** Every request the example receiver got, as `METHOD /path`. */
     webhooks,
-    pageUrl,
-    /** The page as the simulator serves it: same origin, no `?sim=`. */
-    ownPageUrl: `${sim.url}/`,
+    /** The page as the simulator serves it, on 127.0.0.1. */
+    pageUrl: `${sim.url}/`,
+    /** A page of another origin (localhost, another port) that tries to read and drive the simulator. */
+    attackerUrl,
     control,
     /** A service API call with a key's bearer token, as a developer's app makes them. */
     service: (token: string, path: string, body?: unknown) =>
@@ -63,7 +63,7 @@ export async function startWorld() {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     async close() {
-      await close(page)
+      await close(attacker)
       await sim.close()
       await receiver.receiver.close()
       await close(receiver.server)

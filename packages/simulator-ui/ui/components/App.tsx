@@ -10,7 +10,7 @@ import { UserPanel } from './UserPanel.js'
 const CONNECTION = { connecting: 'Connecting…', live: 'Live', offline: 'Offline' } as const
 
 /** The whole page: a header, one panel per simulated user, and the delivery log. */
-export function App({ api, origin }: { api: Api; origin: string }) {
+export function App({ api }: { api: Api }) {
   const { model, connection } = useSimulator(api)
   const [failure, setFailure] = useState<string | undefined>()
   const controls = useMemo<Controls>(
@@ -37,7 +37,7 @@ export function App({ api, origin }: { api: Api; origin: string }) {
         {failure}
       </div>
       <main>
-        {!snapshot && <p class="empty">Waiting for the simulator at {origin || window.location.origin}…</p>}
+        {!snapshot && <p class="empty">Waiting for the simulator at {window.location.origin}…</p>}
         {snapshot?.users.length === 0 && <p class="empty">No users yet: add one above.</p>}
         {snapshot?.users.map((user) => (
           <UserPanel key={user.id} user={user} model={model} />

@@ -1,12 +1,18 @@
 import { explainAnswer } from '../explain.js'
 import type { LogEntry } from '../simulator/log.js'
+import { printable } from './printable.js'
 
 const time = (iso: string) => iso.slice(11, 23)
 const short = (id: string) => (id.length > 13 ? `${id.slice(0, 8)}…` : id)
 
-/** One human-readable line per log entry; null for entries too noisy for a live log. */
+/**
+ * One human-readable line per log entry (a refused attempt adds an indented second one); null for
+ * entries too noisy for a live log. Ids, messages and replies come from outside: a newline or an
+ * escape sequence in them is printed as `\u000a`, `\u001b`, never acted on.
+ */
 export function formatEntry(entry: LogEntry): string | null {
-  const line = (tag: string, text: string) => `${time(entry.at)}  ${tag.padEnd(8)} ${text}`
+  const line = (tag: string, text: string, detail?: string) =>
+    `${time(entry.at)}  ${tag.padEnd(8)} ${printable(text, { oneLine: true })}${detail ? `\n${' '.repeat(24)}${printable(detail, { oneLine: true })}` : ''}`
   switch (entry.type) {
     case 'request': {
       const error = entry.error_code ? ` ${entry.error_code}` : ''
@@ -23,7 +29,7 @@ export function formatEntry(entry: LogEntry): string | null {
       const answer = entry.status === null ? `${entry.outcome} (${entry.error})` : `${entry.status}`
       const retry = entry.next_retry_in_ms === null ? '' : `, retry in ${entry.next_retry_in_ms} ms`
       const text = `${entry.event} #${entry.attempt} → ${answer} in ${entry.latency_ms} ms${retry}`
-      return line('WEBHOOK', entry.outcome === 'http_error' ? `${text}${why(entry.status, entry.reply)}` : text)
+      return line('WEBHOOK', text, entry.outcome === 'http_error' ? why(entry.status, entry.reply) : undefined)
     }
     case 'delivery.settled':
       if (entry.status === 'delivered' && entry.attempts === 1) return null
@@ -47,8 +53,8 @@ export function formatEntry(entry: LogEntry): string | null {
 }
 
 /** The receiver's error code and the likely fix, for an answer that was not an acknowledgement. */
-function why(status: number | null, reply: string | null): string {
-  if (status === null) return ''
+function why(status: number | null, reply: string | null): string | undefined {
+  if (status === null) return undefined
   const { code, meaning, fix } = explainAnswer(status, reply ?? '')
-  return `\n${' '.repeat(24)}${code ? `${code}: ` : ''}${meaning}${fix ? `. Fix: ${fix}` : ''}`
+  return `${code ? `${code}: ` : ''}${meaning}${fix ? `. Fix: ${fix}` : ''}`
 }

@@ -1,5 +1,6 @@
 // The CLI behind the `ringhook` bin (bin/ringhook.mjs): `node dist/cli.js <command>`, or
 // `node --import tsx src/cli/main.ts <command>` from the sources.
+import { printable } from './printable.js'
 import { run } from './run.js'
 
 const io = {
@@ -10,6 +11,6 @@ const io = {
 try {
   process.exitCode = await run(process.argv.slice(2), io)
 } catch (error) {
-  io.err(`✘ ringhook failed: ${(error as Error)?.stack ?? error}`)
+  io.err(printable(`✘ ringhook failed: ${(error as Error)?.stack ?? error}`))
   process.exitCode = 1
 }

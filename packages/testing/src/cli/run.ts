@@ -2,6 +2,7 @@ import packageJson from '../../package.json' with { type: 'json' }
 import { doctor } from './doctor.js'
 import { EXIT, type Io, UsageError } from './io.js'
 import { jobs } from './jobs.js'
+import { printable } from './printable.js'
 import { send } from './send.js'
 import { sign } from './sign.js'
 import { type SimulateHooks, simulate } from './simulate.js'
@@ -19,7 +20,9 @@ Run "ringhook <command> --help" for a command's options.
 Exit codes: 0 success, 1 rejected by the receiver, 2 usage error, 3 unreachable or could not start.`
 
 /** Runs the CLI with the arguments after the program name; resolves with the exit code. */
-export async function run(args: string[], io: Io, hooks: SimulateHooks = {}): Promise<number> {
+export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {}): Promise<number> {
+  // Every line of every command passes here: ids, replies and messages from outside included.
+  const io: Io = { out: (text) => terminal.out(printable(text)), err: (text) => terminal.err(printable(text)) }
   const [command, ...rest] = args
   try {
     switch (command) {

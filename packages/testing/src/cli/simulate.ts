@@ -7,11 +7,16 @@ export const simulateHelp = `Usage: ringhook simulate [options]
 
 Runs the whole service on localhost with demo data and prints a live log. Your app calls the
 API with the demo key; the simulator delivers signed webhooks to --webhook-url; you play the
-users through the control API (/_sim/, see CONTROL-API.md in @ringhook/testing).
+users through the control API (/_sim/, see CONTROL-API.md in @ringhook/testing) or the page.
+
+The control API answers no other web page, and its POST and PATCH calls need the token the
+banner prints, in the x-ringhook-sim-token header. It is new every run unless the environment
+variable RINGHOOK_SIM_TOKEN sets it (16 or more of A-Z a-z 0-9 . _ ~ -), for scripts.
 
 Options:
   --port <n>                 default 4010 (0 picks a free port)
   --host <host>              default 127.0.0.1
+  --allowed-hosts <a,b>      host names it answers to beside IP addresses, localhost and --host
   --webhook-url <url>        your receiver, for both demo apps
   --secret <secret>          the webhook secret of both demo apps (generated and printed if omitted)
   --time-scale <n>           multiply every wait (retries, 30 s limit, await timeouts); default 1
@@ -24,6 +29,7 @@ Stop with Ctrl-C. Exit codes: 0 stopped, 2 usage error, 3 could not start (port 
 const SIMULATE_FLAGS = {
   port: { type: 'string' },
   host: { type: 'string' },
+  'allowed-hosts': { type: 'string' },
   'webhook-url': { type: 'string' },
   secret: { type: 'string' },
   'time-scale': { type: 'string' },
@@ -52,13 +58,16 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
   const timeScale = parseNumber(values['time-scale'], '--time-scale')
   if (timeScale === 0) throw new UsageError('--time-scale must be greater than 0.')
   const page = values['no-ui'] ? undefined : await (hooks.loadPage ?? loadPage)()
+  const envToken = process.env.RINGHOOK_SIM_TOKEN
   let sim: Simulator
   try {
     sim = await createSimulator({
       port: parseNumber(values.port, '--port') ?? 4010,
       host: values.host ?? '127.0.0.1',
+      ...(values['allowed-hosts'] ? { allowedHosts: list(values['allowed-hosts']) } : {}),
+      ...(envToken ? { token: envToken } : {}),
       ...(timeScale === undefined ? {} : { timeScale }),
-      ...(values['gesture-types'] ? { gestureTypes: values['gesture-types'].split(',').map((t) => t.trim()) } : {}),
+      ...(values['gesture-types'] ? { gestureTypes: list(values['gesture-types']) } : {}),
       seed: { ...(webhookUrl ? { webhookUrl } : {}), ...(values.secret ? { secret: values.secret } : {}) },
       ...(page ? { handler: page.handler } : {}),
     })
@@ -69,7 +78,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     )
     return EXIT.unreachable
   }
-  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, page })
+  banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, tokenGiven: Boolean(envToken), page })
   sim.on('entry', (entry) => {
     const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
     if (text !== null) io.out(text)
@@ -79,6 +88,8 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
   io.err('Simulator stopped.')
   return EXIT.ok
 }
+
+const list = (text: string) => text.split(',').map((item) => item.trim())
 
 function signal(): Promise<void> {
   return new Promise((resolve) => {
@@ -90,7 +101,7 @@ function signal(): Promise<void> {
 function banner(
   sim: Simulator,
   io: Io,
-  options: { webhookUrl: string | undefined; secretGiven: boolean; page: Page | undefined },
+  options: { webhookUrl: string | undefined; secretGiven: boolean; tokenGiven: boolean; page: Page | undefined },
 ) {
   const demo = sim.demo
   if (!demo) return
@@ -100,7 +111,9 @@ function banner(
   const webhooks = options.webhookUrl
     ? `${options.webhookUrl}, signed with ${secret}`
     : 'none: pass --webhook-url to receive them (deliveries are logged as skipped)'
-  const gesture = `curl -s -X POST ${sim.url}/_sim/installs/${demo.installs.ada.user_app_id}/gesture -H 'content-type: application/json' -d '{"gesture_type":"double_tap"}'`
+  // A token from the environment is the user's, like a --secret: the lines below refer to it.
+  const token = options.tokenGiven ? '$RINGHOOK_SIM_TOKEN' : sim.token
+  const gesture = `curl -s -X POST ${sim.url}/_sim/installs/${demo.installs.ada.user_app_id}/gesture -H "x-ringhook-sim-token: ${token}" -d '{"gesture_type":"double_tap"}'`
   const page = !options.page
     ? ''
     : options.page.problem === null
@@ -115,6 +128,7 @@ ${page}
   Users      Ada active, Grace passive, Linus inactive, Margaret active with her ring off;
              on ${notifications.app_id}: Ada active, Grace without a priority slot
   Control    ${sim.url}/_sim/state, live events at ${sim.url}/_sim/events
+  Token      ${options.tokenGiven ? 'the RINGHOOK_SIM_TOKEN you set' : sim.token} (header x-ringhook-sim-token: POST and PATCH under /_sim/ need it)
 
 Try:
   ${gesture}

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_LIMITS } from '@ringhook/core/api'
 import type { Clock } from './clock.js'
@@ -13,6 +14,18 @@ export interface SimulatorOptions {
   port?: number
   /** Default `127.0.0.1`. */
   host?: string
+  /**
+   * Host names the simulator answers to beside IP addresses, `localhost` and `host`, e.g. `['sim.test']`
+   * when it is reached through a name (a container, a proxy). Any other Host header is refused with
+   * 403 `host_not_allowed`, so a web page cannot reach it by rebinding its own name to 127.0.0.1.
+   */
+  allowedHosts?: readonly string[]
+  /**
+   * The token that state-changing control calls (`POST`/`PATCH /_sim/...`) carry in the
+   * `x-ringhook-sim-token` header; the page served through `handler` is given it. Default: a new
+   * random one each run, readable as `sim.token`. At least 16 of `A-Z a-z 0-9 . _ ~ -`.
+   */
+  token?: string
   /**
    * Multiplies every wait: retry delays, the 30 s acknowledgement limit and await timeouts.
    * `0.001` turns the 30 s retry delay into 30 ms. Default 1.
@@ -51,12 +64,20 @@ export interface SimulatorOptions {
   handler?: ExtraHandler
 }
 
+/** What the simulator hands to an {@link ExtraHandler} with every request. */
+export interface ExtraContext {
+  /** The per-run token: a page that drives the control API sends it in `x-ringhook-sim-token`. */
+  token: string
+}
+
 /** A node:http handler that answers its own paths and returns false for the others. */
-export type ExtraHandler = (request: IncomingMessage, response: ServerResponse) => boolean
+export type ExtraHandler = (request: IncomingMessage, response: ServerResponse, context: ExtraContext) => boolean
 
 export interface ResolvedConfig {
   port: number
   host: string
+  allowedHosts: Set<string>
+  token: string
   clock: Clock
   logLimit: number
   settings: Settings
@@ -71,10 +92,14 @@ export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
   const requests = options.rateLimits?.requestsPerKey ?? RATE_LIMITS.requestsPerKey
   const vibes = options.rateLimits?.vibesPerUser ?? RATE_LIMITS.vibesPerUser
   const retryDelays = [...(options.retryDelaysMs ?? [1000, 5000, 30_000])]
+  const host = options.host ?? '127.0.0.1'
   for (const delay of retryDelays) positive('retryDelaysMs[]', delay)
   return {
     port: options.port ?? 0,
-    host: options.host ?? '127.0.0.1',
+    host,
+    // The bound host is a name its user calls it by (an address passes anyway).
+    allowedHosts: new Set([host, ...(options.allowedHosts ?? []).map(hostName)].map((name) => name.toLowerCase())),
+    token: token(options.token),
     clock: options.clock ?? Date.now,
     logLimit: positive('logLimit', options.logLimit ?? 5000),
     settings: {
@@ -91,4 +116,17 @@ export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
       },
     },
   }
+}
+
+function hostName(name: string): string {
+  if (!/^[\w.-]+$/.test(name))
+    throw new RangeError(`allowedHosts (--allowed-hosts) takes host names without scheme or port, got "${name}"`)
+  return name
+}
+
+function token(given: string | undefined): string {
+  if (given === undefined) return randomBytes(24).toString('base64url')
+  if (!/^[\w.~-]{16,256}$/.test(given))
+    throw new RangeError('token (RINGHOOK_SIM_TOKEN) must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ -')
+  return given
 }

@@ -33,6 +33,11 @@ export interface Simulator {
   readonly apiUrl: string
   /** The port it listens on (the one picked, when started with port 0). */
   readonly port: number
+  /**
+   * This run's token: state-changing control calls over HTTP (`POST`/`PATCH /_sim/...`) send it in
+   * the `x-ringhook-sim-token` header. The methods below need none.
+   */
+  readonly token: string
   /** The Node server, for advanced use; `close()` stops it. */
   readonly server: Server
   /** The demo data, when started with `seed`. */
@@ -122,7 +127,9 @@ export interface Simulator {
 export async function createSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const config = resolveConfig(options)
   const engine = new Engine(config)
-  const server = createServer(createListener(engine, options.handler))
+  const server = createServer(
+    createListener(engine, { hosts: config.allowedHosts, token: config.token }, options.handler),
+  )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
@@ -133,12 +140,17 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   engine.ctx.settings.base_url = url
   engine.ctx.settings.api_url = `${url}/v1`
   const demo = options.seed ? seedDemo(engine, options.seed === true ? {} : options.seed) : undefined
-  return facade(engine, server, url, port, demo)
+  return facade(engine, server, { url, port, token: config.token }, demo)
 }
 
 const copy = <T>(value: T): T => structuredClone(value)
 
-function facade(engine: Engine, server: Server, url: string, port: number, demo: DemoData | undefined): Simulator {
+function facade(
+  engine: Engine,
+  server: Server,
+  { url, port, token }: { url: string; port: number; token: string },
+  demo: DemoData | undefined,
+): Simulator {
   const { ctx } = engine
   const waitInput = (options: WaitOptions = {}) => ({ ...(options.wait === undefined ? {} : { wait: options.wait }) })
   const transition =
@@ -150,6 +162,7 @@ function facade(engine: Engine, server: Server, url: string, port: number, demo:
     url,
     apiUrl: `${url}/v1`,
     port,
+    token,
     server,
     demo,
     keys: {

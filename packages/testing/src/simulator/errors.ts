@@ -2,6 +2,9 @@
 export type SimulatorErrorCode =
   | 'invalid_request'
   | 'unauthorized'
+  | 'host_not_allowed'
+  | 'origin_not_allowed'
+  | 'token_required'
   | 'key_not_linked'
   | 'not_found'
   | 'method_not_allowed'

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { type Clock, createFakeClock, type FakeClock } from './clock.js'
-export { DEFAULT_GESTURE_TYPES, type ExtraHandler, type SimulatorOptions } from './config.js'
+export { DEFAULT_GESTURE_TYPES, type ExtraContext, type ExtraHandler, type SimulatorOptions } from './config.js'
 export type * from './control-api.js'
 export { createSimulator, type Simulator, type WaitOptions } from './create-simulator.js'
 export { SimulatorError, type SimulatorErrorCode } from './errors.js'

@@ -7,20 +7,19 @@ import { controlRouter } from '../control/routes.js'
 import type { Engine } from '../engine.js'
 import { notFound, SimulatorError } from '../errors.js'
 import { readJson } from './body.js'
+import { type Access, checkHost, checkOrigin, checkToken } from './local-only.js'
 import type { Match, RouteRequest, RouteResult } from './router.js'
 
 const CONTROL_PREFIX = '/_sim'
 
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, PATCH, OPTIONS',
-  'access-control-allow-headers': 'content-type, last-event-id',
-  'access-control-expose-headers': 'x-request-id',
-}
-
-/** The simulator's request listener: `/_sim/...` is the control API, everything else the service API. */
+/**
+ * The simulator's request listener: `/_sim/...` is the control API, everything else the service API.
+ * Every request must name this machine in its Host header; the control API answers no other origin
+ * (and sends no CORS headers), and its state-changing calls need the run's token.
+ */
 export function createListener(
   engine: Engine,
+  access: Access,
   extra?: ExtraHandler,
 ): (request: IncomingMessage, response: ServerResponse) => void {
   const api = apiRouter()
@@ -40,17 +39,23 @@ export function createListener(
       raw: { request, response },
     })
 
+    try {
+      checkHost(request.headers, access)
+    } catch (error) {
+      return void run(response, () => Promise.reject(error))
+    }
+
     if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
-      for (const [name, value] of Object.entries(CORS)) response.setHeader(name, value)
-      if (request.method === 'OPTIONS') return void response.writeHead(204).end()
       const path = url.pathname.slice(CONTROL_PREFIX.length)
-      void run(response, () =>
-        dispatch(control.match(request.method ?? 'GET', path), (params) => [routeRequest(params, path), engine]),
-      )
+      void run(response, async () => {
+        checkOrigin(request.headers)
+        if (request.method !== 'GET' && request.method !== 'HEAD') checkToken(request.headers, access)
+        return dispatch(control.match(request.method ?? 'GET', path), (params) => [routeRequest(params, path), engine])
+      })
       return
     }
 
-    if (extra?.(request, response)) return
+    if (extra?.(request, response, { token: access.token })) return
     if (url.pathname === '/') return void send(response, { status: 200, body: index(engine) })
 
     // The reference lists paths under /v1 and its samples omit it: both are served.
