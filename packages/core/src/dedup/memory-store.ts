@@ -251,12 +251,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const entry = owned(key, token, at)
       if (!entry) return
       // Room is made before the entry joins a bucket, so that making it never lets this one go.
-      let stored = replies.intern(reply, room())
+      // Shared replies are never let go: they may take an eighth of the deliveries' half, no more.
+      let stored = replies.intern(reply, Math.min(room(), fullBytes / 8 - replies.bytes))
       let growth = replyCost(stored) - REPLY_RESERVE_BYTES
       // A reply larger than the reserve, with no room even after letting older replies go: the
       // delivery is remembered as done, and its copies get the plain acknowledgement.
       if (!makeRoom(growth, at)) {
-        stored = replies.intern(FORGOTTEN_REPLY, room())
+        stored = replies.intern(FORGOTTEN_REPLY, Math.min(room(), fullBytes / 8 - replies.bytes))
         growth = replyCost(stored) - REPLY_RESERVE_BYTES
       }
       entry.expiresAt = at + ttlMs
