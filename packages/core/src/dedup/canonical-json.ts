@@ -3,9 +3,7 @@
  * so that two payloads holding the same values spell the same text whatever order their fields
  * came in. Arrays keep their order. What JSON cannot hold (`undefined`, functions) is left out of an
  * object and written `null` in an array, as `JSON.stringify` does; a parsed payload holds none.
- *
- * @example
- * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }) // '{"a":[2,{"c":4,"d":3}],"b":1}'
+ * `{ b: 1, a: [2, { d: 3, c: 4 }] }` is written `{"a":[2,{"c":4,"d":3}],"b":1}`.
  */
 export function canonicalJson(value: unknown): string {
   return write(value) ?? 'null'
