@@ -139,7 +139,7 @@ describe('defaultDedupKey', () => {
           `v2:${JSON.stringify([...strings('gesture', app_id, user_app_id, event_id, gesture_type), empty])}`,
         )
       }),
-      { numRuns: 1000 },
+      { numRuns: 300 },
     )
   })
 
