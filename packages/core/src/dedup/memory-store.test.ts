@@ -175,7 +175,11 @@ describe('createMemoryStore', () => {
     const vibe = { status: 201, body: 'kept' }
     const last = store.claim('last', 1000)
     if (last.state === 'claimed') store.complete('last', last.token, vibe, 60_000)
+    // The next claim makes room by letting go of the oldest only, not of the whole second's worth.
+    const next = store.claim('next', 1000)
+    if (next.state === 'claimed') store.complete('next', next.token, reply, 60_000)
     expect(store.claim('last', 1000)).toEqual({ state: 'completed', reply: vibe })
+    expect(store.size).toBeGreaterThan(5)
     for (const key of keys) expect(store.claim(key, 1000).state).toBe('completed')
     expect(store.claim('k0', 1000)).toEqual({ state: 'completed', reply: FORGOTTEN_REPLY })
     // Once a minute at most, however many were let go.

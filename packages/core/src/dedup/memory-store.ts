@@ -184,7 +184,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     expiry.sweep(at, letGo, Number.POSITIVE_INFINITY)
     if (bytes <= room()) return true
     const before = entries.size
-    while (bytes > room() && expiry.endNext()) expiry.sweep(at, letGo, BUCKET_CHUNK)
+    // One at a time: a busy second's bucket holds thousands, and only the oldest need to go.
+    while (bytes > room() && expiry.endNext()) expiry.sweep(at, letGo, 1)
     if (entries.size < before)
       warnings.warn(
         'replies_forgotten',
