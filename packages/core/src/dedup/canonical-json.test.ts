@@ -41,3 +41,13 @@ describe('canonicalJson', () => {
     )
   })
 })
+
+describe('canonicalJson on deep values', () => {
+  it('writes values nested deeper than the call stack allows', () => {
+    const depth = 100_000
+    const deep = JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown
+    expect(canonicalJson(deep)).toBe(`${'['.repeat(depth)}${']'.repeat(depth)}`)
+    const objects = JSON.parse(`${'{"b":1,"a":'.repeat(20_000)}0${'}'.repeat(20_000)}`) as unknown
+    expect(canonicalJson(objects)).toBe(`${'{"a":'.repeat(20_000)}0${',"b":1}'.repeat(20_000)}`)
+  })
+})
