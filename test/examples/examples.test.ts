@@ -42,10 +42,10 @@ interface Started {
   output: () => string
 }
 
-/** Runs `pnpm start` in its own process group, so the test can tell whether anything outlived it. */
-function startExample(name: string, env: Record<string, string>): Started {
+/** Runs `pnpm <script>` in its own process group, so the test can tell whether anything outlived it. */
+function startExample(name: string, env: Record<string, string>, script = 'start'): Started {
   const { RING_WEBHOOK_SECRET: _, ADMIN_TOKEN: __, ...inherited } = process.env
-  const child = spawn('pnpm', ['--dir', join(ROOT, 'examples', name), 'start'], {
+  const child = spawn('pnpm', ['--dir', join(ROOT, 'examples', name), script], {
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -291,5 +291,44 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
     const [code] = await once(child, 'exit')
     expect(code).toBe(1)
     expect(output()).toContain('RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page')
+  })
+})
+
+// The queue example runs two processes, each started by its own script; both need Redis (on
+// 127.0.0.1:6379, as the rest of the suite). A queue of the test's own keeps its jobs apart.
+describe.concurrent('examples: queue', { timeout: 60_000 }, () => {
+  const env = { RING_WEBHOOK_SECRET: SECRET, RINGHOOK_QUEUE: `examples-test-${process.pid}` }
+
+  it('start:web answers gestures with a vibe whose message fits the rules, and stops on SIGTERM', async () => {
+    const port = await freePort()
+    const started = startExample('queue', { ...env, PORT: String(port) }, 'start:web')
+    try {
+      await waitFor(started, /listening on/)
+      const base = `http://127.0.0.1:${port}`
+      expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
+      for (const long of ['g'.repeat(72), 'g'.repeat(200), '👋'.repeat(100)]) {
+        const { status, body } = await sendGesture(base, long)
+        expect(status).toBe(200)
+        expect(Array.from(body.vibe.message)).toHaveLength(80)
+        expect(body.vibe.message).toMatch(/^Got your .*…$/u)
+      }
+      expect(await stop(started)).toBe(0)
+      expect(started.output()).toContain('Stopped cleanly')
+      expect(await groupGone(started.child.pid as number)).toBe(true)
+    } finally {
+      cleanUp(started)
+    }
+  })
+
+  it('start:worker stops on SIGTERM, nothing of it left running', async () => {
+    const started = startExample('queue', env, 'start:worker')
+    try {
+      await waitFor(started, /taking jobs from/)
+      expect(await stop(started)).toBe(0)
+      expect(started.output()).toContain('Stopped cleanly')
+      expect(await groupGone(started.child.pid as number)).toBe(true)
+    } finally {
+      cleanUp(started)
+    }
   })
 })

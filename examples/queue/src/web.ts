@@ -17,7 +17,7 @@ export interface WebApp {
 export function createWebApp(secret: string, redis: Redis, queue: string): WebApp {
   const events = createEventQueue({ connection: redis, name: queue })
   const receiver = events.attach(createReceiver({ secret }))
-  receiver.on('gesture', (event) => vibe('tap', 'pulse').message(`Got your ${event.gesture_type}`))
+  receiver.on('gesture', (event) => vibe('tap', 'pulse').message(upTo80(`Got your ${event.gesture_type}`)))
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
@@ -25,4 +25,18 @@ export function createWebApp(secret: string, redis: Redis, queue: string): WebAp
     webhooks(request, response)
   })
   return { server, receiver, events }
+}
+
+/** The trigger rules' limit on a vibe's message, in characters (code points). */
+const MESSAGE_LIMIT = 80
+
+/**
+ * `text` kept within the message limit, its end replaced by an ellipsis when it is longer. The
+ * service may send any gesture type: a message past the limit would fail the reply, answered 500
+ * and retried until the service gives up.
+ */
+function upTo80(text: string): string {
+  const points = [...text]
+  if (points.length <= MESSAGE_LIMIT) return text
+  return `${points.slice(0, MESSAGE_LIMIT - 1).join('')}…`
 }

@@ -1,7 +1,14 @@
 import { describe, expect, it, vi } from 'vitest'
 import { RinghookConfigError } from '../errors.js'
+import { type Logger, silentLogger } from '../logger.js'
 import * as cost from './memory-cost.js'
-import { createMemoryStore, FORGET_PER_CLAIM, type MemoryStoreOptions } from './memory-store.js'
+import {
+  createMemoryStore,
+  FORGET_PER_CLAIM,
+  FORGOTTEN_REPLY,
+  type MemoryStoreOptions,
+  REPLY_HORIZON_MS,
+} from './memory-store.js'
 
 vi.mock('./memory-cost.js', async (actual) => {
   const real = await actual<typeof import('./memory-cost.js')>()
@@ -9,6 +16,13 @@ vi.mock('./memory-cost.js', async (actual) => {
 })
 
 const reply = { status: 200, body: '{"ok":true}' }
+
+/** A logger that keeps the codes of its warnings. */
+function spyLogger(): Logger & { codes: () => unknown[] } {
+  const warned: unknown[] = []
+  const logger = { ...silentLogger, warn: (fields: Record<string, unknown>) => void warned.push(fields.code) }
+  return { ...logger, child: () => logger, codes: () => warned }
+}
 
 function clock() {
   let now = 0
@@ -126,12 +140,74 @@ describe('createMemoryStore', () => {
       if (claim.state === 'claimed') store.complete(`other-${i}`, claim.token, reply, 15 * 60_000)
     }
     time.advance(14 * 60_000)
-    expect(store.claim('replayed', 15_000)).toEqual({ state: 'completed', reply })
+    expect(store.claim('replayed', 15_000)).toEqual({ state: 'completed', reply: FORGOTTEN_REPLY })
   })
 
-  it('answers full instead of forgetting a delivery still inside its ttl, and has room again once ttls pass', () => {
+  it('keeps a reply for the retry horizon, then only a fingerprint until the window ends', () => {
     const time = clock()
-    const store = createMemoryStore({ maxBytes: 16 * 1024, now: time.now })
+    const store = createMemoryStore({ now: time.now })
+    const vibe = { status: 200, body: '{"success":true,"vibe":{"sequence":[{"type":"tap"}]}}' }
+    const claim = store.claim('k', 15_000)
+    if (claim.state !== 'claimed') throw new Error('unreachable')
+    store.complete('k', claim.token, vibe, 15 * 60_000)
+    time.advance(REPLY_HORIZON_MS - 1)
+    expect(store.claim('k', 15_000)).toEqual({ state: 'completed', reply: vibe })
+    time.advance(2)
+    store.claim('other', 15_000) // a claim lets go of the replies whose horizon has passed
+    expect([store.size, store.fingerprints]).toEqual([1, 1])
+    expect(store.claim('k', 15_000)).toEqual({ state: 'completed', reply: FORGOTTEN_REPLY })
+    time.advance(15 * 60_000 - REPLY_HORIZON_MS)
+    expect(store.claim('k', 15_000).state).toBe('claimed')
+  })
+
+  it('lets a burst push the oldest replies out early, keeping their fingerprints, and refuses nothing', () => {
+    const time = clock()
+    const logger = spyLogger()
+    const store = createMemoryStore({ maxBytes: 16 * 1024, now: time.now, logger })
+    const keys = Array.from({ length: 200 }, (_, i) => `k${i}`)
+    for (const key of keys) {
+      const claim = store.claim(key, 1000)
+      if (claim.state !== 'claimed') throw new Error(`${key}: ${claim.state}`)
+      store.complete(key, claim.token, reply, 60_000)
+      expect(store.bytes).toBeLessThanOrEqual(store.maxBytes)
+    }
+    expect(store.fingerprints).toBeGreaterThan(150)
+    const vibe = { status: 201, body: 'kept' }
+    const last = store.claim('last', 1000)
+    if (last.state === 'claimed') store.complete('last', last.token, vibe, 60_000)
+    // The next claim makes room by letting go of the oldest only, not of the whole second's worth.
+    const next = store.claim('next', 1000)
+    if (next.state === 'claimed') store.complete('next', next.token, reply, 60_000)
+    expect(store.claim('last', 1000)).toEqual({ state: 'completed', reply: vibe })
+    expect(store.size).toBeGreaterThan(5)
+    for (const key of keys) expect(store.claim(key, 1000).state).toBe('completed')
+    expect(store.claim('k0', 1000)).toEqual({ state: 'completed', reply: FORGOTTEN_REPLY })
+    // Once a minute at most, however many were let go.
+    expect(logger.codes()).toEqual(['replies_forgotten'])
+    time.advance(60_000)
+    expect(store.claim('k0', 1000).state).toBe('claimed')
+  })
+
+  it('shortens the window when even the fingerprints are full, by default, and says so once a minute', () => {
+    const time = clock()
+    const logger = spyLogger()
+    const store = createMemoryStore({ maxBytes: 16 * 1024, now: time.now, logger })
+    for (let i = 0; i < 2000; i++) {
+      const claim = store.claim(`k${i}`, 1000)
+      if (claim.state !== 'claimed') throw new Error(`k${i}: ${claim.state}`)
+      store.complete(`k${i}`, claim.token, reply, 15 * 60_000)
+    }
+    expect(store.bytes).toBeLessThanOrEqual(store.maxBytes)
+    // The newest are still known; the oldest were forgotten inside their window, as the warning says.
+    expect(store.claim('k1999', 1000).state).toBe('completed')
+    expect(store.claim('k1700', 1000).state).toBe('completed')
+    expect(store.claim('k0', 1000).state).toBe('claimed')
+    expect(logger.codes()).toEqual(['replies_forgotten', 'window_shortened'])
+  })
+
+  it("refuses new deliveries with whenFull: 'refuse' rather than shorten the window, and has room again once it ends", () => {
+    const time = clock()
+    const store = createMemoryStore({ maxBytes: 16 * 1024, now: time.now, whenFull: 'refuse', logger: silentLogger })
     const kept: string[] = []
     for (let i = 0; ; i++) {
       const claim = store.claim(`k${i}`, 1000)
@@ -140,13 +216,17 @@ describe('createMemoryStore', () => {
       store.complete(`k${i}`, claim.token, reply, 60_000)
       kept.push(`k${i}`)
     }
-    expect(kept.length).toBeGreaterThan(10)
+    expect(kept.length).toBeGreaterThan(400)
     expect(store.bytes).toBeLessThanOrEqual(store.maxBytes)
     expect(store.claim('late', 1000)).toEqual({ state: 'full' })
-    for (const key of kept) expect(store.claim(key, 1000)).toEqual({ state: 'completed', reply })
+    for (const key of kept) expect(store.claim(key, 1000).state).toBe('completed')
     time.advance(60_000)
     expect(store.claim('late', 1000).state).toBe('claimed')
     expect(store.claim(kept[0] as string, 1000).state).toBe('claimed')
+  })
+
+  it('refuses a whenFull it does not know', () => {
+    expect(() => createMemoryStore({ whenFull: 'drop' as 'refuse' })).toThrow(/whenFull/)
   })
 
   it('charges a key by its length, so a budget bounds long keys too', () => {
@@ -231,17 +311,20 @@ describe('createMemoryStore', () => {
   it('forgets every expired delivery at once rather than answer full', () => {
     const time = clock()
     const store = createMemoryStore({ maxBytes: 64 * 1024, now: time.now })
-    let held = 0
-    for (; ; held++) {
-      const claim = store.claim(`k${held}`, 1000)
-      if (claim.state !== 'claimed') break
-      store.complete(`k${held}`, claim.token, reply, 1000)
+    // Enough that the large key below finds no room in the deliveries' half of the budget until
+    // the expired ones are all forgotten.
+    const held = 90
+    for (let i = 0; i < held; i++) {
+      const claim = store.claim(`k${i}`, 1000)
+      if (claim.state !== 'claimed') throw new Error(claim.state)
+      store.complete(`k${i}`, claim.token, reply, 1000)
     }
     time.advance(2000)
     // More room than the few expired deliveries a claim forgets on its own would give.
     const large = store.claim('x'.repeat(8000), 1000)
     expect(large.state).toBe('claimed')
-    expect(store.size).toBe(1)
+    // Expired, so gone: no fingerprint is kept for them.
+    expect([store.size, store.fingerprints]).toEqual([1, 0])
     expect(held).toBeGreaterThan(8 * FORGET_PER_CLAIM)
   })
 })

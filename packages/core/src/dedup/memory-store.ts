@@ -1,23 +1,48 @@
+import { ACK_BODY } from '../ack.js'
 import { RinghookConfigError } from '../errors.js'
+import { consoleLogger, type Logger } from '../logger.js'
+import { FINGERPRINT_BYTES, type Fingerprint, FingerprintRing, fingerprintOf } from './fingerprints.js'
 import { characterBytes, ENTRY_BYTES, REPLY_RESERVE_BYTES, replyBytes } from './memory-cost.js'
 import { SharedReplies } from './shared-replies.js'
 import type { ClaimResult, DedupStore, StoredReply } from './store.js'
 
-/** How much memory the in-process store may use, and its clock. */
+/** How much memory the in-process store may use, what it does when that is full, and its clock. */
 export interface MemoryStoreOptions {
   /**
-   * Memory budget of the store, in bytes of heap. Deliveries are remembered until their ttl has
-   * passed, never forgotten sooner; when the budget is full of such deliveries, a new one is
-   * answered 503 `store_full` and the service retries it. Default 40 MiB: at least 100 000
-   * deliveries (keys up to 150 characters), over 110 a second for the default 15-minute window.
+   * Memory budget of the store, in bytes. Half holds deliveries with their replies for their first
+   * 150 s (the service's retries), half holds a 64-bit fingerprint of each for the rest of its
+   * window. Default 40 MiB: about 50,000 deliveries with their replies and 1,165,000 fingerprints.
    */
   maxBytes?: number
+  /**
+   * When the fingerprints fill their half: `'shorten'` (default) forgets the oldest, so the replay
+   * window shrinks under the load (a warning at most once a minute says by how much); `'refuse'`
+   * answers new deliveries `full` (503 `store_full`, retried by the service) until the oldest ends.
+   */
+  whenFull?: 'shorten' | 'refuse'
+  /** Where the store's warnings go (budget full, window shortened). Default: the console. */
+  logger?: Logger
   /** Clock in milliseconds; injectable for tests. */
   now?: () => number
 }
 
 /** The memory store's default budget: 40 MiB. */
 export const DEFAULT_MEMORY_STORE_BYTES = 40 * 1024 * 1024
+
+/**
+ * How long a completed delivery keeps its reply: the service's last retry comes at most 126 s after
+ * its first attempt began (three attempts timed out at 30 s each, and the delays of 1, 5 and 30 s),
+ * and a delivery completes after its first attempt began; 24 s more for clocks and slow networks.
+ * After that only its fingerprint is kept, and a copy is answered {@link FORGOTTEN_REPLY}.
+ */
+export const REPLY_HORIZON_MS = 150_000
+
+/**
+ * The answer to a copy of a delivery whose reply was let go (older than the horizon, or pushed out
+ * by a burst): a plain acknowledgement, sent with the duplicate header. Its handlers do not run
+ * again; a gesture's vibe is not sent again.
+ */
+export const FORGOTTEN_REPLY: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
 
 /** The smallest budget: room for a few deliveries with the longest keys and replies. */
 const MIN_BYTES = 16 * 1024
@@ -27,6 +52,9 @@ const BUCKET_MS = 1000
 
 /** A bucket's entries are kept in arrays of at most this many (see ExpiryBuckets). */
 const BUCKET_CHUNK = 1024
+
+/** At most one warning of a kind in this many milliseconds; the rest are counted into the next. */
+const WARN_INTERVAL_MS = 60_000
 
 /**
  * Expired deliveries a claim forgets at most, beyond those the budget needs. A delivery adds one
@@ -43,7 +71,7 @@ interface Entry {
    * Map no longer holds it (released, or replaced after it lapsed), so forgetting it needs no lookup.
    */
   id: number
-  /** When the store may forget it, in ms since the store was created (a small integer). */
+  /** When its window ends, in ms since the store was created (a small integer). */
   expiresAt: number
   /** The expiry bucket that owns it and will uncharge it, or IN_FLIGHT, RELEASED, UNCHARGED. */
   bucket: number
@@ -69,18 +97,22 @@ export interface MemoryStore extends DedupStore {
   claim(key: string, inFlightTtlMs: number): ClaimResult
   complete(key: string, token: string, reply: StoredReply, ttlMs: number): void
   release(key: string, token: string): void
-  /** How many deliveries it remembers now. */
+  /** How many deliveries it holds with their replies (or in flight) now. */
   readonly size: number
-  /** Heap bytes charged to its budget now: an upper bound of what it holds, never over `maxBytes`. */
+  /** How many deliveries it remembers by fingerprint only now. */
+  readonly fingerprints: number
+  /** Bytes charged to its budget now: an upper bound of what it holds, never over `maxBytes`. */
   readonly bytes: number
   /** Its budget. */
   readonly maxBytes: number
 }
 
 /**
- * The default store: one process's memory, bounded by a budget in bytes. A delivery is kept for
- * its whole ttl whatever the volume: when there is no room left, a new delivery is refused
- * (`full`, answered 503 and retried) rather than an old one forgotten. Use `@ringhook/redis` when
+ * The default store: one process's memory, bounded by a budget in bytes, in two tiers. A completed
+ * delivery keeps its reply for {@link REPLY_HORIZON_MS}, then only a 64-bit fingerprint of its key
+ * until its window ends: a copy is still never handled twice, and is answered a plain
+ * acknowledgement. A burst beyond the first tier's room lets the oldest replies go early rather than
+ * refusing deliveries; beyond the fingerprints' room, `whenFull` decides. Use `@ringhook/redis` when
  * more than one instance receives the same app's webhooks.
  *
  * @example
@@ -88,6 +120,8 @@ export interface MemoryStore extends DedupStore {
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxBytes = budget(options)
+  const whenFull = policy(options)
+  const logger = options.logger ?? consoleLogger()
   const clock = options.now ?? Date.now
   // Times relative to creation stay small integers, which V8 stores without a heap number.
   const origin = clock()
@@ -96,15 +130,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   const claimed = new ClaimQueue()
   const expiry = new ExpiryBuckets()
   const replies = new SharedReplies()
+  // Half the budget for fingerprints, reserved whole so that the other half never depends on them.
+  const prints = new FingerprintRing(Math.floor(maxBytes / 2 / FINGERPRINT_BYTES))
+  const fullBytes = maxBytes - prints.capacity * FINGERPRINT_BYTES
+  const seeds = globalThis.crypto.getRandomValues(new Uint32Array(2))
+  const print: Fingerprint = { high: 0, low: 0 }
+  const warnings = new Warnings(logger)
   let entryBytes = 0
   let claims = 0
+  // When the sweep under way runs: what an entry let go is compared with.
+  let sweepAt = 0
   // The claim taken last, and its token: the receiver completes the claim it has just taken, so
   // `complete` finds it here instead of in the Map (one lookup and one token string fewer a delivery).
   let lastClaimed: Entry | undefined
   let lastToken = ''
 
   const replyCost = (reply: StoredReply): number => (replies.holds(reply) ? 0 : replyBytes(reply))
-  const room = (): number => maxBytes - entryBytes - replies.bytes
+  const room = (): number => fullBytes - entryBytes - replies.bytes
 
   // An entry stays charged until what owns it (its expiry bucket, or the queue of claims while it
   // is in flight) lets it go, even when it was released or replaced sooner: until then that still
@@ -115,39 +157,78 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (entry.id !== GONE) entries.delete(entry.key)
   }
 
-  const live = (key: string, at: number): Entry | undefined => {
-    const entry = entries.get(key)
-    return entry && entry.expiresAt > at ? entry : undefined
+  // A completed delivery let go before its window ends leaves its fingerprint.
+  const letGo = (entry: Entry): void => {
+    if (entry.id !== GONE && entry.reply && entry.expiresAt > sweepAt) {
+      if (prints.full) shortened(sweepAt)
+      prints.add(fingerprintOf(entry.key, seeds, print), Math.ceil(entry.expiresAt / BUCKET_MS))
+    }
+    uncharge(entry)
   }
 
-  const owned = (key: string, token: string, at: number): Entry | undefined => {
-    if (lastClaimed?.bucket === IN_FLIGHT && token === lastToken && lastClaimed.key === key)
-      return lastClaimed.expiresAt > at ? lastClaimed : undefined
-    const entry = live(key, at)
-    return entry && token === `m${entry.id}` ? entry : undefined
+  const shortened = (at: number): void => {
+    const oldest = prints.oldestUntil() ?? 0
+    warnings.warn(
+      'window_shortened',
+      at,
+      { window_cut_s: Math.max(0, oldest - Math.floor(at / BUCKET_MS)) },
+      () =>
+        `The memory store's fingerprints fill their half of maxBytes (${maxBytes} bytes): the oldest deliveries are forgotten before their dedup window ends, so a replay of one would be handled again. Raise maxBytes, or use a shared store`,
+    )
+  }
+
+  /** Lets go of expired deliveries, then of the oldest replies, until `bytes` fit; whether they do. */
+  const makeRoom = (bytes: number, at: number): boolean => {
+    if (bytes <= room()) return true
+    sweepAt = at
+    expiry.sweep(at, letGo, Number.POSITIVE_INFINITY)
+    if (bytes <= room()) return true
+    const before = entries.size
+    // One at a time: a busy second's bucket holds thousands, and only the oldest need to go.
+    while (bytes > room() && expiry.endNext()) expiry.sweep(at, letGo, 1)
+    if (entries.size < before)
+      warnings.warn(
+        'replies_forgotten',
+        at,
+        { forgotten: before - entries.size },
+        () =>
+          `The memory store's budget (maxBytes ${maxBytes} bytes) is full of recent deliveries: the replies of the oldest are forgotten early; a retry of one gets a plain acknowledgement`,
+      )
+    return bytes <= room()
+  }
+
+  /** Whether a new delivery must be refused: under 'refuse', when its fingerprint could find no room. */
+  const refusing = (at: number): boolean => {
+    if (whenFull === 'shorten' || prints.size + entries.size < prints.capacity) return false
+    prints.sweep(Math.floor(at / BUCKET_MS), Number.POSITIVE_INFINITY)
+    return prints.size + entries.size >= prints.capacity
   }
 
   return {
     get size() {
       return entries.size
     },
+    get fingerprints() {
+      return prints.size
+    },
     get bytes() {
-      return entryBytes + replies.bytes
+      return entryBytes + replies.bytes + prints.bytes
     },
     maxBytes,
     // Synchronous, so deliveries through this store never wait a turn of the event loop.
     claim(key, inFlightTtlMs) {
       const at = now()
+      sweepAt = at
       claimed.sweep(at, uncharge)
-      expiry.sweep(at, uncharge, FORGET_PER_CLAIM)
+      expiry.sweep(at, letGo, FORGET_PER_CLAIM)
+      prints.sweep(Math.floor(at / BUCKET_MS), FORGET_PER_CLAIM)
       const found = entries.get(key)
       if (found && found.expiresAt > at)
         return found.reply ? { state: 'completed', reply: found.reply } : { state: 'in_flight' }
+      if (prints.size > 0 && prints.has(fingerprintOf(key, seeds, print), Math.floor(at / BUCKET_MS)))
+        return { state: 'completed', reply: FORGOTTEN_REPLY }
       const charged = ENTRY_BYTES + characterBytes(key) + REPLY_RESERVE_BYTES
-      // Expired deliveries not forgotten yet still count against the budget: forget them all
-      // before refusing a delivery for want of room.
-      if (charged > room()) expiry.sweep(at, uncharge, Number.POSITIVE_INFINITY)
-      if (charged > room()) return { state: 'full' }
+      if (refusing(at) || !makeRoom(charged, at)) return { state: 'full' }
       claims += 1
       entryBytes += charged
       const entry: Entry = {
@@ -170,16 +251,21 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       const at = now()
       const entry = owned(key, token, at)
       if (!entry) return
+      // Room is made before the entry joins a bucket, so that making it never lets this one go.
+      // Shared replies are never let go: they may take an eighth of the deliveries' half, no more.
+      let stored = replies.intern(reply, Math.min(room(), fullBytes / 8 - replies.bytes))
+      let growth = replyCost(stored) - REPLY_RESERVE_BYTES
+      // A reply larger than the reserve, with no room even after letting older replies go: the
+      // delivery is remembered as done, and its copies get the plain acknowledgement.
+      if (!makeRoom(growth, at)) {
+        stored = replies.intern(FORGOTTEN_REPLY, Math.min(room(), fullBytes / 8 - replies.bytes))
+        growth = replyCost(stored) - REPLY_RESERVE_BYTES
+      }
       entry.expiresAt = at + ttlMs
-      expiry.move(entry)
-      const stored = replies.intern(reply, room())
-      const growth = replyCost(stored) - REPLY_RESERVE_BYTES
-      // Only a reply larger than the reserve can overflow the budget. The delivery then stays
-      // in flight for the whole ttl: its copies are answered 409, and never handled again.
-      if (growth > room()) return
       entry.reply = stored
       entry.charged += growth
       entryBytes += growth
+      expiry.move(entry, Math.min(entry.expiresAt, at + REPLY_HORIZON_MS))
     },
     release(key, token) {
       const entry = owned(key, token, now())
@@ -189,12 +275,51 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (entry.bucket === IN_FLIGHT) entry.bucket = RELEASED
     },
   }
+
+  function live(key: string, at: number): Entry | undefined {
+    const entry = entries.get(key)
+    return entry && entry.expiresAt > at ? entry : undefined
+  }
+
+  function owned(key: string, token: string, at: number): Entry | undefined {
+    if (lastClaimed?.bucket === IN_FLIGHT && token === lastToken && lastClaimed.key === key)
+      return lastClaimed.expiresAt > at ? lastClaimed : undefined
+    const entry = live(key, at)
+    return entry && token === `m${entry.id}` ? entry : undefined
+  }
+}
+
+/** Warnings of each kind at most once a minute (the store's clock), with a count of those held back. */
+class Warnings {
+  readonly #logger: Logger
+  readonly #last = new Map<string, { at: number; held: number }>()
+
+  constructor(logger: Logger) {
+    this.#logger = logger
+  }
+
+  warn(code: string, at: number, fields: Record<string, unknown>, message: () => string): void {
+    const last = this.#last.get(code)
+    if (last && at - last.at < WARN_INTERVAL_MS) {
+      last.held += 1
+      return
+    }
+    this.#logger.warn({ code, ...fields, ...(last?.held ? { since_last_warning: last.held } : {}) }, message())
+    this.#last.set(code, { at, held: 0 })
+  }
+}
+
+function policy(options: MemoryStoreOptions): 'shorten' | 'refuse' {
+  const value = options.whenFull ?? 'shorten'
+  if (value !== 'shorten' && value !== 'refuse')
+    throw new RinghookConfigError(`createMemoryStore: whenFull must be 'shorten' or 'refuse', got ${String(value)}`)
+  return value
 }
 
 function budget(options: MemoryStoreOptions): number {
   if ('maxEntries' in options) {
     throw new RinghookConfigError(
-      'createMemoryStore: maxEntries was replaced by maxBytes, a memory budget in bytes (default 40 MiB, at least 100 000 deliveries)',
+      'createMemoryStore: maxEntries was replaced by maxBytes, a memory budget in bytes (default 40 MiB: over 1,000,000 deliveries remembered)',
     )
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MEMORY_STORE_BYTES
@@ -266,10 +391,11 @@ class ExpiryBuckets {
   /** How far into the oldest of `#due` forgetting has got. */
   #cursor = 0
 
-  add(entry: Entry): void {
+  /** Puts `entry` in the bucket of `until` (ms), which lets it go once ended. */
+  add(entry: Entry, until: number): void {
     // A clock that went back could name a bucket already swept, or one before the store's first
     // (index 1): the next one takes the entry, which only keeps it a little longer.
-    const index = Math.max(Math.ceil(entry.expiresAt / BUCKET_MS), this.#swept + 1, 1)
+    const index = Math.max(Math.ceil(until / BUCKET_MS), this.#swept + 1, 1)
     entry.bucket = index
     const chunks = this.#buckets.get(index)
     const last = chunks?.[chunks.length - 1]
@@ -278,8 +404,21 @@ class ExpiryBuckets {
     else this.#buckets.set(index, [[entry]])
   }
 
-  move(entry: Entry): void {
-    if (Math.ceil(entry.expiresAt / BUCKET_MS) !== entry.bucket) this.add(entry)
+  move(entry: Entry, until: number): void {
+    if (Math.ceil(until / BUCKET_MS) !== entry.bucket) this.add(entry, until)
+  }
+
+  /**
+   * Ends the bucket due next before its time, when no ended one is left to sweep: how a burst makes
+   * room, oldest first. Whether there was one.
+   */
+  endNext(): boolean {
+    if (this.#due.length > 0) return true
+    let next = Number.POSITIVE_INFINITY
+    for (const index of this.#buckets.keys()) next = Math.min(next, index)
+    if (next === Number.POSITIVE_INFINITY) return false
+    this.#end(next * BUCKET_MS)
+    return true
   }
 
   /** Hands at most `limit` of the entries whose bucket has ended by `at` to `forget`, once each, oldest first. */
