@@ -67,10 +67,10 @@ describe('deduplication under volume', () => {
     expect(calls).toEqual({ responded: 1, gesture: 20_001 })
   })
 
-  it('answers 503 store_full with Retry-After when the store is full of live deliveries, and says which option to raise', async () => {
+  it("with whenFull 'refuse': answers 503 store_full with Retry-After when the store is full of live deliveries, and says which option to raise", async () => {
     const lines: string[] = []
     const logger: Logger = { ...silentLogger, warn: (_fields, message) => void lines.push(message ?? '') }
-    const store = createMemoryStore({ maxBytes: 16 * 1024, now: () => nowMs })
+    const store = createMemoryStore({ maxBytes: 16 * 1024, now: () => nowMs, whenFull: 'refuse', logger: silentLogger })
     let calls = 0
     const receiver = createReceiver({ ...base, logger, store }).on('gesture', () => void calls++)
     const kept = gesture()

@@ -200,7 +200,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     bodyTimeoutMs: positive('bodyTimeoutMs', options.bodyTimeoutMs, 10_000),
     deadlineMs,
     onDeadline: options.onDeadline ?? 'acknowledge',
-    store: options.store ?? createMemoryStore({ ...(options.now ? { now: options.now } : {}) }),
+    store: options.store ?? createMemoryStore({ logger, ...(options.now ? { now: options.now } : {}) }),
     // A claim outlives the deadline but lapses before the service's last retry (~36 s after the
     // first attempt), so a delivery whose instance died mid-handler is processed by that retry.
     inFlightTtlMs: positive('dedup.inFlightTtlMs', options.dedup?.inFlightTtlMs, deadlineMs + 5_000),

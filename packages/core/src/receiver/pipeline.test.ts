@@ -178,7 +178,7 @@ describe('the synchronous fast path', () => {
       expect(seen).toHaveLength(1)
       const [info] = seen as [DeliveryInfo]
       expect(info).toMatchObject({
-        key: '["notification.responded","app_fast","evt_lazy_1"]',
+        key: 'v2:["notification.responded","app_fast","evt_lazy_1"]',
         eventId: 'evt_lazy_1',
         secretIndex: 0,
       })
