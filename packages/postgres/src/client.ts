@@ -1,0 +1,25 @@
+/** What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`. */
+export interface Queryable {
+  /** Runs one statement (several only without `values`); resolves its rows. */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
+}
+
+/** A client checked out of a pool: node-postgres' `PoolClient`. */
+export interface PooledClient extends Queryable {
+  /** Gives it back; with an error (or `true`) the pool closes it instead. */
+  release(destroy?: Error | boolean): void
+  /** node-postgres emits `error` on a client whose connection broke. */
+  on(event: 'error', listener: (error: Error) => void): unknown
+  /** Stops listening. */
+  off(event: 'error', listener: (error: Error) => void): unknown
+}
+
+/** What the stores need of a pool: node-postgres' `Pool` is one as it is. */
+export interface PoolLike<Client extends PooledClient = PooledClient> extends Queryable {
+  connect(): Promise<Client>
+}
+
+/** Whether a value has the shape of {@link PoolLike}. */
+export const isPool = (value: unknown): value is PoolLike =>
+  typeof (value as PoolLike | undefined)?.query === 'function' &&
+  typeof (value as PoolLike | undefined)?.connect === 'function'
