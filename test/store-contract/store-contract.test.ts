@@ -33,6 +33,10 @@ afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()))
 })
 
+// The contract is about what the stores answer, not how fast: on a loaded machine, opening the
+// pools' first connections together can take longer than the default one second.
+const patient = { queryTimeoutMs: 15_000 }
+
 const twoPools = (): [pg.Pool, pg.Pool] => {
   const [a, b] = pools
   if (!a || !b) throw new Error('Postgres pools are not connected')
@@ -59,7 +63,7 @@ const kinds: StoreKind[] = [
     name: 'postgres',
     pair: () => {
       const [a, b] = twoPools()
-      return [createPostgresStore({ pool: a, table }), createPostgresStore({ pool: b, table })]
+      return [createPostgresStore({ pool: a, table, ...patient }), createPostgresStore({ pool: b, table, ...patient })]
     },
   },
   {
@@ -68,7 +72,10 @@ const kinds: StoreKind[] = [
     name: 'postgres inbox',
     pair: () => {
       const [a, b] = twoPools()
-      const pair = [createPostgresInbox({ pool: a, table }), createPostgresInbox({ pool: b, table })] as const
+      const pair = [
+        createPostgresInbox({ pool: a, table, ...patient }),
+        createPostgresInbox({ pool: b, table, ...patient }),
+      ] as const
       inboxes.push(...pair)
       return [...pair]
     },

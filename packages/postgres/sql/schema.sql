@@ -11,7 +11,9 @@ CREATE TABLE IF NOT EXISTS ringhook_dedup (
   status smallint,
   body text,
   -- When the claim lapses (in flight) or the delivery is forgotten (completed).
-  expires_at timestamptz NOT NULL
+  expires_at timestamptz NOT NULL,
+  -- Set while an inbox handler's commit waits for the receiver's reply: until then copies get 409.
+  reply_due timestamptz
 );
 
 -- Finds expired rows for the stores' opportunistic sweep.

@@ -23,3 +23,14 @@ export interface PoolLike<Client extends PooledClient = PooledClient> extends Qu
 export const isPool = (value: unknown): value is PoolLike =>
   typeof (value as PoolLike | undefined)?.query === 'function' &&
   typeof (value as PoolLike | undefined)?.connect === 'function'
+
+/**
+ * The client type a pool's `connect()` resolves: node-postgres' `PoolClient` for its `Pool`. Matched
+ * against two signatures because TypeScript infers from an overloaded method's last one, which is
+ * node-postgres' callback form.
+ */
+export type ClientOf<Pool> = Pool extends { connect(): Promise<infer Client>; connect(callback: never): void }
+  ? Client extends PooledClient
+    ? Client
+    : never
+  : never

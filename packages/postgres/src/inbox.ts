@@ -3,7 +3,7 @@ import type { ClaimResult, DedupStore, HandlerContext, StoredReply } from '@ring
 import { RinghookConfigError } from '@ringhook/core'
 import { ACK_BODY } from '@ringhook/core/api'
 import { type ClaimRow, toClaim } from './claim-row.js'
-import type { PooledClient, PoolLike } from './client.js'
+import type { ClientOf, PooledClient, PoolLike } from './client.js'
 import { PostgresStoreError } from './errors.js'
 import { milliseconds, type PostgresStoreOptions, resolveOptions } from './options.js'
 import { sweeper } from './sweep.js'
@@ -11,8 +11,7 @@ import type { Table } from './table.js'
 import { describe, withTimeout } from './timeout.js'
 
 /** What the inbox takes: the store's options, and how long a committed delivery is kept. */
-export interface PostgresInboxOptions<Client extends PooledClient = PooledClient>
-  extends PostgresStoreOptions<PoolLike<Client>> {
+export interface PostgresInboxOptions<Pool extends PoolLike = PoolLike> extends PostgresStoreOptions<Pool> {
   /**
    * How long a delivery committed by an inbox handler is kept before the receiver records its reply.
    * Keep it equal to the receiver's `dedup.completedTtlMs` (default 15 min, which is this default).
@@ -51,16 +50,18 @@ interface Held<Client> {
   readonly onError: (error: Error) => void
   /** open: waiting for a handler or the receiver; busy: a handler writes in it; committed: by a handler. */
   state: 'open' | 'busy' | 'committed'
-  /** The reply and ttl a handler committed, for `complete` to compare against the receiver's. */
-  committed?: { reply: StoredReply; ttlMs: number }
+  /** The claim's in-flight ttl: how long copies wait for the reply after a handler's commit. */
+  readonly inFlightTtlMs: number
+  /** The reply a handler committed, and whether the receiver's own is still due. */
+  committed?: { reply: StoredReply; due: boolean }
   /** Its client went back to the pool (or was closed): never twice. */
   gone?: boolean
 }
 
 const FIFTEEN_MINUTES = 15 * 60_000
-// What a delivery committed by a handler answers its copies until the receiver records the real reply:
-// the acknowledgement, or a gesture reply without a vibe (the receiver's own answer to a handler
-// that returned nothing). See the README on the moment between the commit and that record.
+// What a handler's commit stores as the reply: the acknowledgement, which is every event's reply but
+// a gesture's, or a gesture reply without a vibe, which is the receiver's answer to a gesture handler
+// that returned nothing. Copies get it if the receiver dies before it records a vibe (README).
 const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
 const NO_VIBE: StoredReply = Object.freeze({ status: 200, body: '{"success":true}' })
 
@@ -76,10 +77,15 @@ const NO_VIBE: StoredReply = Object.freeze({ status: 200, body: '{"success":true
  *   await tx.query('INSERT INTO answers (event_id, response) VALUES ($1, $2)', [event.data.event_id, event.data.response])
  * }))
  */
-export function createPostgresInbox<Client extends PooledClient>(
-  options: PostgresInboxOptions<Client>,
-): PostgresInbox<Client> {
-  const { pool, table, timeoutMs, sweepEvery, sweepLimit } = resolveOptions(options, 'createPostgresInbox')
+export function createPostgresInbox<Pool extends PoolLike>(
+  options: PostgresInboxOptions<Pool>,
+): PostgresInbox<ClientOf<Pool>> {
+  type Client = ClientOf<Pool>
+  const resolved = resolveOptions<Pool>(options, 'createPostgresInbox')
+  const { table, timeoutMs, sweepEvery, sweepLimit } = resolved
+  // What ClientOf<Pool> reads off the pool's type is what its connect() resolves at run time.
+  const connect = () => resolved.pool.connect() as Promise<Client>
+  const pool = resolved.pool
   const completedTtlMs = options.completedTtlMs ?? FIFTEEN_MINUTES
   if (!Number.isFinite(completedTtlMs) || completedTtlMs <= 0) {
     throw new RinghookConfigError(
@@ -100,10 +106,16 @@ export function createPostgresInbox<Client extends PooledClient>(
 
   const claim = async (key: string, inFlightTtlMs: number): Promise<ClaimResult> => {
     sweep()
-    const client = await withTimeout(pool.connect(), timeoutMs, 'claim', (late) => late.release())
+    const client = await withTimeout(connect(), timeoutMs, 'claim', (late) => late.release())
     const token = randomUUID()
     // A connection that breaks (Postgres gone, or the idle timeout below) is the claim lapsing.
-    const entry: Held<Client> = { token, client, state: 'open', onError: (error) => letGo(key, entry, error) }
+    const entry: Held<Client> = {
+      token,
+      client,
+      inFlightTtlMs,
+      state: 'open',
+      onError: (error) => letGo(key, entry, error),
+    }
     client.on('error', entry.onError)
     let result: ClaimResult
     try {
@@ -124,14 +136,16 @@ export function createPostgresInbox<Client extends PooledClient>(
     if (entry.state === 'committed') {
       held.delete(key)
       const done = entry.committed
-      if (done && done.reply.status === reply.status && done.reply.body === reply.body && done.ttlMs === ttlMs) return
-      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs)]
+      const same = done && !done.due && done.reply.status === reply.status && done.reply.body === reply.body
+      if (same && ttlMs === completedTtlMs) return
+      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
       await withTimeout(pool.query(table.complete, values), timeoutMs, 'complete')
       return
     }
     // No inbox handler took the transaction: the reply and the completion commit on their own.
     try {
-      await withTimeout(commit(entry.client, table, key, token, reply, ttlMs), timeoutMs, 'complete')
+      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
+      await withTimeout(commit(entry.client, table, values), timeoutMs, 'complete')
       letGo(key, entry)
     } catch (error) {
       letGo(key, entry, error)
@@ -174,15 +188,19 @@ export function createPostgresInbox<Client extends PooledClient>(
       } finally {
         if (entry.state === 'busy') entry.state = 'open'
       }
+      // Every event but a gesture is answered the acknowledgement, whatever its handler returned; a
+      // gesture's vibe is checked and written by the receiver: copies wait for it (409) meanwhile.
+      const due = event.event === 'gesture' && value !== undefined
       const reply = event.event === 'gesture' ? NO_VIBE : ACK
+      const values = [key, entry.token, reply.status, reply.body, completedTtlMs, due ? entry.inFlightTtlMs : null]
       try {
-        await commit(entry.client, table, key, entry.token, reply, completedTtlMs)
+        await commit(entry.client, table, values)
       } catch (error) {
         letGo(key, entry, error)
         throw new PostgresStoreError('commit', `${describe(error)}: nothing was committed`, { cause: error })
       }
       entry.state = 'committed'
-      entry.committed = { reply, ttlMs: completedTtlMs }
+      entry.committed = { reply, due }
       letGo(key, entry)
       return value
     },
@@ -203,17 +221,10 @@ async function begin(client: PooledClient, table: Table, key: string, token: str
   return toClaim(rows[0] as ClaimRow | undefined, token)
 }
 
-/** Records the reply in the transaction and commits it. */
-async function commit(
-  client: PooledClient,
-  table: Table,
-  key: string,
-  token: string,
-  reply: StoredReply,
-  ttlMs: number,
-): Promise<void> {
+/** Records the reply in the transaction (`values` of `table.complete`) and commits it. */
+async function commit(client: PooledClient, table: Table, values: unknown[]): Promise<void> {
   // A transaction a handler's failed statement aborted fails here, rather than COMMIT quietly rolling back.
-  await client.query(table.complete, [key, token, reply.status, reply.body, milliseconds(ttlMs)])
+  await client.query(table.complete, values)
   await client.query('COMMIT')
 }
 

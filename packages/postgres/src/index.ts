@@ -5,7 +5,7 @@
  * @packageDocumentation
  * @document ../README.md
  */
-export type { PooledClient, PoolLike, Queryable } from './client.js'
+export type { ClientOf, PooledClient, PoolLike, Queryable } from './client.js'
 export { PostgresStoreError, type PostgresStoreOperation } from './errors.js'
 export {
   createPostgresInbox,

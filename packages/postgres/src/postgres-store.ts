@@ -47,7 +47,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       })
     },
     async complete(key, token, reply, ttlMs) {
-      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs)]
+      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
       await withTimeout(pool.query(table.complete, values), timeoutMs, 'complete')
     },
     release,

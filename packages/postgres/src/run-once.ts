@@ -56,7 +56,7 @@ export async function runOnce<Client extends PooledClient, Result>(
       return { applied: false }
     }
     const value = await fn(client)
-    await client.query(table.complete, [key, token, 200, '', milliseconds(ttlMs)])
+    await client.query(table.complete, [key, token, 200, '', milliseconds(ttlMs), null])
     await client.query('COMMIT')
     return { applied: true, value }
   } catch (error) {
