@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { RinghookConfigError } from '@ringhook/core'
-import type { PooledClient, PoolLike } from './client.js'
+import type { ClientOf, PoolLike } from './client.js'
 import { milliseconds } from './options.js'
 import { tableOf } from './table.js'
 
@@ -28,10 +28,10 @@ export interface RunOnceOptions {
  *   )
  * })
  */
-export async function runOnce<Client extends PooledClient, Result>(
-  pool: PoolLike<Client>,
+export async function runOnce<Pool extends PoolLike, Result>(
+  pool: Pool,
   key: string,
-  fn: (tx: Client) => Result | PromiseLike<Result>,
+  fn: (tx: ClientOf<Pool>) => Result | PromiseLike<Result>,
   options: RunOnceOptions = {},
 ): Promise<{ applied: true; value: Result } | { applied: false }> {
   const table = tableOf(options.table, 'runOnce')
@@ -40,7 +40,7 @@ export async function runOnce<Client extends PooledClient, Result>(
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
     throw new RinghookConfigError(`runOnce: ttlMs must be a positive number, got ${ttlMs}`)
   }
-  const client = await pool.connect()
+  const client = (await pool.connect()) as ClientOf<Pool>
   let failure: unknown
   const onError = (error: Error) => {
     failure = error
