@@ -5,7 +5,7 @@ import { PostgresStoreError } from './errors.js'
 import { DEFAULT_TABLE, tableOf } from './table.js'
 import { describe } from './timeout.js'
 
-/** Where the package keeps its schema, beside `dist/` (also exported as `@ringhook/postgres/schema.sql`). */
+/** Where the package keeps its schema, beside `dist/`: the one definition of the table. */
 const SCHEMA_FILE = new URL('../sql/schema.sql', import.meta.url)
 
 /**
