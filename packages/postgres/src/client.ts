@@ -16,6 +16,7 @@ export interface PooledClient extends Queryable {
 
 /** What the stores need of a pool: node-postgres' `Pool` is one as it is. */
 export interface PoolLike<Client extends PooledClient = PooledClient> extends Queryable {
+  /** Checks a client out of the pool, for a transaction of its own. */
   connect(): Promise<Client>
 }
 

@@ -13,6 +13,7 @@ const SCHEMA_FILE = new URL('../sql/schema.sql', import.meta.url)
  * migration tool of your own. It is `sql/schema.sql` of this package with the table's name written in.
  *
  * @example
+ * import { writeFileSync } from 'node:fs'
  * writeFileSync('migrations/0042_ringhook.sql', schemaSql({ table: 'app.ringhook_dedup' }))
  */
 export function schemaSql(options: { table?: string } = {}): string {
