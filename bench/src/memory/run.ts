@@ -94,12 +94,14 @@ export async function runStoreThroughput(
 async function postgresRows(rows: StoreThroughput[], durationMs: number, concurrency: number) {
   const pool = new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/test', max: concurrency })
   pool.on('error', () => {})
-  const table = `ringhook_bench_${process.pid}`
+  // A table each: the runs use the same keys.
+  const [table, inboxTable] = [`ringhook_bench_${process.pid}`, `ringhook_bench_inbox_${process.pid}`]
   try {
     await migrate(pool, { table })
+    await migrate(pool, { table: inboxTable })
     const plain = createPostgresStore({ pool, table, queryTimeoutMs: 10_000 })
     rows.push({ store: 'Postgres (127.0.0.1, pg)', opsPerSec: await throughput(plain, durationMs, concurrency) })
-    const inbox = createPostgresInbox({ pool, table, queryTimeoutMs: 10_000 })
+    const inbox = createPostgresInbox({ pool, table: inboxTable, queryTimeoutMs: 10_000 })
     rows.push({
       store: 'Postgres inbox (a transaction a delivery)',
       opsPerSec: await throughput(inbox, durationMs, concurrency),
@@ -108,7 +110,7 @@ async function postgresRows(rows: StoreThroughput[], durationMs: number, concurr
   } catch (error) {
     return error instanceof Error ? error.message : String(error)
   } finally {
-    await pool.query(`DROP TABLE IF EXISTS ${table}`).catch(() => {})
+    await pool.query(`DROP TABLE IF EXISTS ${table}, ${inboxTable}`).catch(() => {})
     await pool.end()
   }
 }
