@@ -9,6 +9,7 @@ const packages = [
   'express',
   'hono',
   'redis',
+  'postgres',
   'bullmq',
   'client',
   'testing',

@@ -27,7 +27,7 @@ export interface Results {
   dispatched?: Map<string, number>
   http?: HttpResults
   growth?: GrowthReport
-  stores?: { rows: StoreThroughput[]; redisError?: string }
+  stores?: { rows: StoreThroughput[]; redisError?: string; postgresError?: string }
   queue?: QueueReport
   queueError?: string
   size?: SizeRow[]
@@ -224,6 +224,7 @@ function memorySection(r: Results): string {
       '',
       table(['store', 'per second'], rows, ['l', 'r']),
       r.stores.redisError ? `\nRedis store: not available (${r.stores.redisError}).` : '',
+      r.stores.postgresError ? `\nPostgres stores: not available (${r.stores.postgresError}).` : '',
       '',
     )
   }

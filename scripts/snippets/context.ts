@@ -5,6 +5,7 @@ import type { Server } from 'node:http'
 import type { EvalClient, EventQueue, RinghookWorker } from '@ringhook/bullmq'
 import type { RinghookClient } from '@ringhook/client'
 import type { HandlerContext, Receiver, WebhookEvent } from '@ringhook/core'
+import type { PoolLike } from '@ringhook/postgres'
 import type { expect as vitestExpect } from 'vitest'
 
 /** A receiver from `createReceiver()`. */
@@ -40,6 +41,8 @@ export declare const context: HandlerContext
 export declare const events: EventQueue
 export declare const worker: RinghookWorker
 export declare const redis: EvalClient
+/** A node-postgres `Pool` (@ringhook/postgres takes anything with its `query` and `connect`). */
+export declare const pool: PoolLike
 /** The app's own code that stores a notification's answer. */
 export declare function saveAnswer(eventId: string, response: string, idempotencyKey?: string): Promise<void>
 /** A verified webhook event, as a handler gets it. */

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 
-assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel')
+assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel', 'postgres')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
@@ -27,6 +27,8 @@ const examples = [
   { name: 'koa', api: true },
   { name: 'nestjs', api: true },
   { name: 'otel', api: false },
+  // Needs the Postgres on 127.0.0.1:5432 (database `test`), as the Postgres suites do.
+  { name: 'postgres', api: false },
 ]
 
 async function freePort(): Promise<number> {

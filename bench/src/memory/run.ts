@@ -1,7 +1,9 @@
 import { fork } from 'node:child_process'
 import { createMemoryStore, type DedupStore } from '@ringhook/core'
+import { createPostgresInbox, createPostgresStore, migrate } from '@ringhook/postgres'
 import { createRedisStore } from '@ringhook/redis'
 import { Redis } from 'ioredis'
+import pg from 'pg'
 import type { EntryCostReport } from './entry-cost.js'
 import type { GrowthReport } from './store-growth.js'
 
@@ -59,7 +61,7 @@ async function throughput(
 export async function runStoreThroughput(
   durationMs: number,
   concurrency: number,
-): Promise<{ rows: StoreThroughput[]; redisError?: string }> {
+): Promise<{ rows: StoreThroughput[]; redisError?: string; postgresError?: string }> {
   let now = 0
   const memory = createMemoryStore({ now: () => now })
   const rows: StoreThroughput[] = [
@@ -75,10 +77,40 @@ export async function runStoreThroughput(
     await client.connect()
     const store = createRedisStore({ client, prefix: `ringhook-bench:${process.pid}:` })
     rows.push({ store: 'Redis (127.0.0.1, ioredis)', opsPerSec: await throughput(store, durationMs, concurrency) })
-    return { rows }
   } catch (error) {
     return { rows, redisError: error instanceof Error ? error.message : String(error) }
   } finally {
     client.disconnect()
+  }
+  const postgresError = await postgresRows(rows, durationMs, concurrency)
+  return postgresError ? { rows, postgresError } : { rows }
+}
+
+/**
+ * The Postgres store (one statement a claim, one a completion) and the inbox (a transaction a
+ * delivery: BEGIN, lock and row, then the reply and COMMIT), on a table of this run's own, dropped
+ * after. The pool has a connection for every delivery in flight, as the inbox needs.
+ */
+async function postgresRows(rows: StoreThroughput[], durationMs: number, concurrency: number) {
+  const pool = new pg.Pool({ connectionString: 'postgres://postgres@127.0.0.1:5432/test', max: concurrency })
+  pool.on('error', () => {})
+  // A table each: the runs use the same keys.
+  const [table, inboxTable] = [`ringhook_bench_${process.pid}`, `ringhook_bench_inbox_${process.pid}`]
+  try {
+    await migrate(pool, { table })
+    await migrate(pool, { table: inboxTable })
+    const plain = createPostgresStore({ pool, table, queryTimeoutMs: 10_000 })
+    rows.push({ store: 'Postgres (127.0.0.1, pg)', opsPerSec: await throughput(plain, durationMs, concurrency) })
+    const inbox = createPostgresInbox({ pool, table: inboxTable, queryTimeoutMs: 10_000 })
+    rows.push({
+      store: 'Postgres inbox (a transaction a delivery)',
+      opsPerSec: await throughput(inbox, durationMs, concurrency),
+    })
+    return undefined
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  } finally {
+    await pool.query(`DROP TABLE IF EXISTS ${table}, ${inboxTable}`).catch(() => {})
+    await pool.end()
   }
 }

@@ -1,0 +1,38 @@
+import { closeGracefully } from '@ringhook/node'
+import pg from 'pg'
+import { createApp } from './app.js'
+
+const secret = process.env.RING_WEBHOOK_SECRET
+if (!secret) {
+  console.error(
+    'RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page, e.g.\n  RING_WEBHOOK_SECRET=whsec_... pnpm start',
+  )
+  process.exit(1)
+}
+const port = Number(process.env.PORT ?? 3000)
+const pool = new pg.Pool({
+  connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
+  max: 20,
+  connectionTimeoutMillis: 2_000,
+})
+// An idle client whose connection broke: the pool drops it and opens another when needed.
+pool.on('error', (error) => console.warn('postgres:', error.message))
+
+const { server, receiver, inbox } = await createApp(secret, pool)
+server.listen(port, () => {
+  console.log(`ringhook example (Postgres inbox) listening on http://localhost:${port}/webhooks`)
+})
+
+// SIGTERM: the port closes, deliveries in progress finish (each commits or rolls back), then the
+// transactions still open are rolled back and the pool is closed.
+let stopping = false
+process.on('SIGTERM', async () => {
+  if (stopping) return
+  stopping = true
+  console.log('SIGTERM: finishing deliveries in progress')
+  const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
+  await inbox.close()
+  await pool.end()
+  console.log(drained ? 'Stopped cleanly' : `Stopped with ${pending} handler(s) still running`)
+  process.exit(drained ? 0 : 1)
+})

@@ -1,0 +1,26 @@
+/**
+ * Postgres for ringhook receivers: a dedup store shared by every instance, and an inbox that
+ * commits a handler's writes together with the delivery's claim, so its effect happens once.
+ *
+ * @packageDocumentation
+ * @document ../README.md
+ */
+export type { ClientOf, PooledClient, PoolLike, Queryable } from './client.js'
+export { PostgresStoreError, type PostgresStoreOperation } from './errors.js'
+export {
+  createPostgresInbox,
+  type InboxHandler,
+  type PostgresInbox,
+  type PostgresInboxOptions,
+} from './inbox.js'
+export { migrate, schemaSql } from './migrate.js'
+export {
+  DEFAULT_QUERY_TIMEOUT_MS,
+  DEFAULT_SWEEP_EVERY,
+  DEFAULT_SWEEP_LIMIT,
+  type PostgresStoreOptions,
+} from './options.js'
+export { createPostgresStore, type PostgresStore } from './postgres-store.js'
+export { type RunOnceOptions, runOnce } from './run-once.js'
+export { sweepExpired } from './sweep.js'
+export { DEFAULT_TABLE } from './table.js'

@@ -1,0 +1,35 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createReceiver, type DedupStore, type Receiver, silentLogger } from '@ringhook/core'
+import { ringhook } from '@ringhook/node'
+import { NOW_MS, SECRET } from '../../support/events.js'
+
+/** A receiver in this process behind a node:http server on 127.0.0.1. */
+export async function serve(store: DedupStore): Promise<{ receiver: Receiver; url: string; close(): Promise<void> }> {
+  const receiver = createReceiver({
+    secret: SECRET,
+    now: () => NOW_MS,
+    logger: silentLogger,
+    store,
+    onDeadline: 'retry',
+  })
+  const server = createServer(ringhook(receiver)).listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  return {
+    receiver,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+    },
+  }
+}
+
+/** A promise with its resolve function, to hold handlers until a test lets them go. */
+export function gate(): { promise: Promise<void>; open: () => void } {
+  let open = () => {}
+  const promise = new Promise<void>((resolve) => {
+    open = resolve
+  })
+  return { promise, open }
+}
