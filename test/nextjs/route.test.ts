@@ -94,12 +94,12 @@ describe('a route that reads the body before ringhook', () => {
     expect(lines).toEqual([{ level: 'warn', fields: { code: 'body_incomplete' }, message: expect.any(String) }])
   })
 
-  it('and 500 handler_error, logged as an unexpected failure, without Content-Length', async () => {
+  it('and 500 internal_error, logged as an unexpected failure, without Content-Length', async () => {
     const { logger, lines } = recordingLogger()
     const { post, handled } = misusedRoute(logger)
     const response = await post(await signedRequest('double_tap', { contentLength: false }))
     expect(response.status).toBe(500)
-    expect(await response.json()).toMatchObject({ error: { code: 'handler_error' } })
+    expect(await response.json()).toMatchObject({ error: { code: 'internal_error' } })
     expect(handled()).toBe(0)
     expect(lines.map((line) => line.level)).toEqual(['error'])
   })

@@ -21,6 +21,8 @@ export const ERRORS = {
   // Every entry is still inside its dedup window: forgetting one could handle a delivery twice.
   store_full: { status: 503, message: 'Deduplication is at capacity; retry later.' },
   handler_error: { status: 500, message: 'The webhook handler failed; retry later.' },
+  // A bug in ringhook, or an instrumentation or logger that threw: no handler is to blame.
+  internal_error: { status: 500, message: 'The webhook receiver failed unexpectedly; retry later.' },
   deadline_exceeded: { status: 503, message: 'The webhook handler did not finish in time; retry later.' },
   // After `receiver.close()`: the service retries, reaching another instance or this one restarted.
   shutting_down: { status: 503, message: 'This receiver is shutting down; retry later.' },

@@ -51,7 +51,14 @@ const BY_CODE: Record<string, Advice> = {
     meaning: 'the dedup store failed or is full',
     fix: 'check the store (Redis) is reachable; for the memory store, raise its memory budget as the receiver log says',
   },
-  secret_unavailable: { meaning: 'the secret resolver failed', fix: 'check where the receiver loads its secrets from' },
+  secret_unavailable: {
+    meaning: 'the receiver has no secret to check with: its secret resolver threw or returned nothing',
+    fix: 'set the variable the resolver reads (RING_WEBHOOK_SECRET) where the app runs; the receiver log names the problem',
+  },
+  internal_error: {
+    meaning: 'the receiver failed outside the handlers (a bug in ringhook, or an instrumentation or logger that threw)',
+    fix: 'read the receiver log: the line "Unexpected failure in the webhook pipeline" names the error',
+  },
   shutting_down: { meaning: 'the receiver is shutting down; the service will retry' },
 }
 

@@ -2,16 +2,14 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import { describe, expect, it } from 'vitest'
 import { createMemoryStore } from '../dedup/memory-store.js'
 import type { DedupStore } from '../dedup/store.js'
-import { ERRORS, type ErrorCode, RinghookConfigError } from '../errors.js'
+import { RinghookConfigError } from '../errors.js'
 import { silentLogger } from '../logger.js'
 import { signWebhook } from '../signature/sign.js'
 import { vibe } from '../vibe.js'
 import { createReceiver } from './create-receiver.js'
 import type { DeliveryObserver, Instrumentation } from './instrumentation.js'
 import type { ReceiverOptions } from './options.js'
-import { outcomeOf } from './outcome.js'
 import type { WebhookRequest } from './request.js'
-import { errorResponse } from './response.js'
 
 const SECRET = 'whsec_instrumented'
 const OLD_SECRET = 'whsec_instrumented_old'
@@ -207,11 +205,33 @@ describe('instrumentation', () => {
   })
 })
 
-describe('outcomeOf', () => {
-  it('reads every error code back from its answer, and tells a replay from a first answer', () => {
-    for (const code of Object.keys(ERRORS) as ErrorCode[]) expect(outcomeOf(errorResponse(code))).toBe(code)
-    const ok = { status: 200, headers: {}, body: '{"ok":true}' }
-    expect(outcomeOf(ok)).toBe('ok')
-    expect(outcomeOf({ ...ok, headers: { 'x-ringhook-duplicate': 'true' } })).toBe('duplicate')
+describe('the outcome told to end()', () => {
+  it('is what the stage that answered recorded, internal_error for a failure outside the handlers', async () => {
+    const ends: string[] = []
+    let observerFails = false
+    const instrumentation: Instrumentation = {
+      delivery: () => ({
+        accepted: () => {
+          if (observerFails) throw new Error('instrumentation bug')
+        },
+        end: (status, outcome) => void ends.push(`${status} ${outcome}`),
+      }),
+    }
+    const receiver = createReceiver({ secret: SECRET, logger: silentLogger, instrumentation, maxBodyBytes: 2048 })
+    receiver.on('gesture', () => {
+      throw new Error('handler bug')
+    })
+    const valid = await gesture()
+    await receiver.handle({ ...valid, headers: { ...valid.headers, 'content-type': 'text/plain' } })
+    await receiver.handle({ ...valid, headers: { ...valid.headers, 'content-length': '4096' } })
+    await receiver.handle(valid)
+    observerFails = true
+    await receiver.handle(await gesture())
+    expect(ends).toEqual([
+      '415 unsupported_media_type',
+      '413 payload_too_large',
+      '500 handler_error',
+      '500 internal_error',
+    ])
   })
 })

@@ -7,7 +7,7 @@ import type { WebhookRequest } from './request.js'
  * request, before anything is checked; the observer it returns hears of each stage that request
  * reaches. A receiver without one does no instrumentation work at all: no call, no clock read.
  *
- * An observer must not throw: a throw is a failure of the delivery, answered 500 like any other bug
+ * An observer must not throw: a throw is a failure of the delivery, answered 500 `internal_error`
  * (a throwing `end` is ignored, since the answer is already decided).
  */
 export interface Instrumentation {
@@ -16,9 +16,9 @@ export interface Instrumentation {
 }
 
 /**
- * What a delivery came to, decided in one place from the answer itself (see `outcomeOf`): `ok` for
- * a 2xx (an acknowledgement or a vibe, including one sent at the deadline), `duplicate` for a reply
- * replayed to a duplicate, otherwise the error code answered (`unauthorized`, `delivery_in_progress`...).
+ * What a delivery came to, recorded by the stage that answered it: `ok` for a 2xx (an
+ * acknowledgement or a vibe, including one sent at the deadline), `duplicate` for a reply replayed
+ * to a duplicate, otherwise the error code answered (`unauthorized`, `delivery_in_progress`...).
  */
 export type DeliveryOutcome = 'ok' | 'duplicate' | ErrorCode
 

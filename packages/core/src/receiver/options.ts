@@ -5,21 +5,28 @@ import type { DedupStore } from '../dedup/store.js'
 import { RinghookConfigError } from '../errors.js'
 import { consoleLogger, type Logger } from '../logger.js'
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../signature/headers.js'
-import { assertTolerance, DEFAULT_TOLERANCE_SECONDS } from '../signature/verify.js'
+import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, usableSecret } from '../signature/verify.js'
 import type { Instrumentation } from './instrumentation.js'
 import { DEFAULT_LOG_LIMIT, type LogLimit } from './log-limit.js'
 
 /**
- * Picks the secrets for a delivery, for receivers that serve several apps. `appId` comes from
- * the body before its signature is checked: use it only to choose, never to trust.
+ * Finds the secrets when a delivery arrives: for receivers that serve several apps, or to read the
+ * secret at run time rather than when the module is imported (`() => process.env.RING_WEBHOOK_SECRET`,
+ * for frameworks that import routes at build time). `appId` comes from the body before its signature
+ * is checked: use it only to choose, never to trust. A resolver that throws or gives no secret
+ * (`undefined`, empty) is answered 503 `secret_unavailable`, which the service retries, and logged
+ * once as a warning.
  */
 export type SecretResolver = (hint: {
   appId: string | undefined
-}) => string | readonly string[] | Promise<string | readonly string[]>
+}) => string | readonly string[] | undefined | Promise<string | readonly string[] | undefined>
 
 /** How {@link createReceiver} verifies, deduplicates, times and logs deliveries; only `secret` is required. */
 export interface ReceiverOptions {
-  /** The webhook secret; several during a rotation; or a resolver per app. */
+  /**
+   * The webhook secret; several during a rotation; or a resolver, called per delivery (per app, or
+   * to read the secret at run time: `secret: () => process.env.RING_WEBHOOK_SECRET`).
+   */
   secret: string | readonly string[] | SecretResolver
   /** Allowed clock difference, seconds, either direction. Default 300 (the service's rule). */
   toleranceSeconds?: number
@@ -139,13 +146,13 @@ const positive = (name: string, value: number | undefined, fallback: number): nu
 
 function fixedSecrets(secret: ReceiverOptions['secret'] | undefined): readonly string[] | undefined {
   if (typeof secret === 'function') return undefined
-  const list = typeof secret === 'string' ? [secret] : secret
-  if (!Array.isArray(list) || list.length === 0 || list.some((s) => typeof s !== 'string' || s.length === 0)) {
+  if (!usableSecret(secret)) {
     throw new RinghookConfigError(
-      'createReceiver needs `secret`: the webhook secret from the apps page (a non-empty string), several during a rotation, or a resolver function.',
+      'createReceiver needs `secret`: the webhook secret from the apps page (a non-empty string), several during a rotation, or a resolver function. ' +
+        'Created where the variable is not set yet (a route imported at build time)? Read it when a delivery arrives: `secret: () => process.env.RING_WEBHOOK_SECRET`.',
     )
   }
-  return Object.freeze([...list])
+  return Object.freeze(typeof secret === 'string' ? [secret] : [...secret])
 }
 
 /** The service's retry delays (1 s, 5 s, 30 s) and the 30 s each of its four attempts may take. */

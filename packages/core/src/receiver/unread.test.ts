@@ -4,34 +4,32 @@ import type { BodyResult } from './body.js'
 import { createReceiver } from './create-receiver.js'
 import { readsBody } from './unread.js'
 
-const METHODS = ['POST', 'post', 'GET', 'PUT']
-const LENGTHS = [undefined, '10', '1024', '1025', 'abc']
-const TYPES = [
-  undefined,
-  'application/json',
-  'application/json; charset=utf-8',
-  'application/cloudevents+json',
-  'APPLICATION/JSON',
-  'text/plain',
-]
-
-const cases = METHODS.flatMap((method) =>
-  LENGTHS.flatMap((length) =>
-    TYPES.flatMap((type) =>
-      [true, false].map((requireJsonContentType) => ({ method, length, type, requireJsonContentType })),
-    ),
-  ),
-)
+const options = { maxBodyBytes: 1024, requireJsonContentType: true }
+const json = { 'content-type': 'application/json; charset=utf-8', 'content-length': '1024' }
 
 describe('readsBody', () => {
-  // An adapter reading ahead must read exactly the bodies the pipeline reads: every combination of
-  // method, declared length and content type, with and without requireJsonContentType.
-  it('reads exactly the bodies the pipeline reads', async () => {
-    for (const { method, length, type, requireJsonContentType } of cases) {
-      const receiver = createReceiver({ secret: 's', logger: silentLogger, maxBodyBytes: 1024, requireJsonContentType })
-      const headers: Record<string, string> = {}
-      if (length !== undefined) headers['content-length'] = length
-      if (type !== undefined) headers['content-type'] = type
+  it('reads a POST in JSON whose declared length fits, in any case of method and type', () => {
+    expect(readsBody(options, 'POST', json)).toBe(true)
+    expect(readsBody(options, 'post', { 'content-type': 'APPLICATION/JSON' })).toBe(true)
+    expect(readsBody(options, 'POST', { 'content-type': 'application/cloudevents+json' })).toBe(true)
+  })
+
+  it('reads nothing the head alone refuses: another method, a length over the limit, another type', () => {
+    expect(readsBody(options, 'GET', json)).toBe(false)
+    expect(readsBody(options, 'POST', { ...json, 'content-length': '1025' })).toBe(false)
+    expect(readsBody(options, 'POST', { 'content-type': 'text/plain' })).toBe(false)
+    expect(readsBody({ ...options, requireJsonContentType: false }, 'POST', { 'content-type': 'text/plain' })).toBe(
+      true,
+    )
+  })
+
+  it('is what the receiver does: the body of a refused request is never read', async () => {
+    const receiver = createReceiver({ secret: 's', logger: silentLogger, ...options })
+    for (const [method, headers, status] of [
+      ['GET', json, 405],
+      ['POST', { ...json, 'content-length': '1025' }, 413],
+      ['POST', { 'content-type': 'text/plain' }, 415],
+    ] as const) {
       let read = false
       const rawBody = {
         readBody(): BodyResult {
@@ -39,11 +37,9 @@ describe('readsBody', () => {
           return { ok: true, bytes: new Uint8Array(0) }
         },
       }
-      const response = await receiver.handle({ method, headers, rawBody })
-      const label = `${method} length=${length} type=${type} requireJson=${requireJsonContentType}`
-      expect(readsBody(receiver.options, method, headers), label).toBe(read)
-      if (!read) expect([405, 413, 415], label).toContain(response.status)
+      expect(readsBody(receiver.options, method, headers)).toBe(false)
+      expect((await receiver.handle({ method, headers, rawBody })).status).toBe(status)
+      expect(read).toBe(false)
     }
-    expect(cases).toHaveLength(240)
   })
 })

@@ -13,23 +13,34 @@ export const isPost = (method: string): boolean => method === 'POST' || method.t
 export const declaredLength = (headers: HeaderInput): number =>
   Number(getHeader(headers, 'content-length') ?? Number.NaN)
 
+/** What the method and headers alone can refuse, without reading a byte of the body. */
+export type HeadRefusal = 'method_not_allowed' | 'payload_too_large' | 'unsupported_media_type'
+
+type HeadOptions = Pick<ResolvedOptions, 'maxBodyBytes' | 'requireJsonContentType'>
+
+/**
+ * The head rules, in order: POST, a declared length within `maxBodyBytes`, and JSON when
+ * `requireJsonContentType` is on. The pipeline's head stage and {@link readsBody} both ask this.
+ */
+export function headRefusal(options: HeadOptions, method: string, headers: HeaderInput): HeadRefusal | undefined {
+  if (!isPost(method)) return 'method_not_allowed'
+  if (declaredLength(headers) > options.maxBodyBytes) return 'payload_too_large'
+  if (options.requireJsonContentType && !isJson(getHeader(headers, 'content-type'))) return 'unsupported_media_type'
+  return undefined
+}
+
 /**
  * Whether the receiver reads this request's body: a POST whose declared length fits `maxBodyBytes`,
  * in JSON when `requireJsonContentType` is on. Anything else it answers from the method and headers
- * alone (405, 413, 415) without reading a byte. The pipeline checks the same rules, so an adapter
- * that reads the body before calling `handle()` (the Fastify plugin does, in Fastify's content-type
- * parser) reads exactly the bodies the receiver would.
+ * alone (405, 413, 415) without reading a byte. The pipeline's head stage applies the same rules
+ * ({@link headRefusal}), so an adapter that reads the body before calling `handle()` (the Fastify
+ * plugin does, in Fastify's content-type parser) reads exactly the bodies the receiver would.
  *
  * @example
  * import { readsBody } from '@ringhook/core/adapter'
  *
  * const readAhead = readsBody(receiver.options, method, headers) // false for a GET, or a body declared too large
  */
-export function readsBody(
-  options: Pick<ResolvedOptions, 'maxBodyBytes' | 'requireJsonContentType'>,
-  method: string,
-  headers: HeaderInput,
-): boolean {
-  if (!isPost(method) || declaredLength(headers) > options.maxBodyBytes) return false
-  return !options.requireJsonContentType || isJson(getHeader(headers, 'content-type'))
+export function readsBody(options: HeadOptions, method: string, headers: HeaderInput): boolean {
+  return headRefusal(options, method, headers) === undefined
 }

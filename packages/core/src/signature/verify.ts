@@ -102,8 +102,9 @@ export function verifyNow(options: VerifyOptions): Awaitable<VerifyResult> {
   const sentAt = Number(timestamp)
   const skew = checkSkew(sentAt, options.now ?? Date.now, tolerance)
   if (skew) return skew
+  if (!usableSecret(options.secret))
+    return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
   const secrets = typeof options.secret === 'string' ? [options.secret] : options.secret
-  if (!usableSecrets(secrets)) return fail('no_secret', 'No webhook secret is configured (empty secret or empty list).')
   const index = matchingSecret(options.engine ?? hmacEngine(), secrets, timestamp, toBytes(options.rawBody), hex)
   // No closure unless the engine made us wait (Web Crypto).
   if (isThenable(index)) return index.then((found) => verdict(found, sentAt, secrets))
@@ -113,9 +114,14 @@ export function verifyNow(options: VerifyOptions): Awaitable<VerifyResult> {
 const verdict = (index: number, sentAt: number, secrets: readonly string[]): VerifyResult =>
   index < 0 ? fail('signature_mismatch', mismatchHint(secrets)) : { ok: true, timestamp: sentAt, secretIndex: index }
 
-function usableSecrets(secrets: readonly string[]): boolean {
-  if (secrets.length === 0) return false
-  for (const secret of secrets) if (typeof secret !== 'string' || secret.length === 0) return false
+/**
+ * A secret that can check a signature: a non-empty string, or a non-empty list of them.
+ * @internal
+ */
+export function usableSecret(secret: unknown): secret is string | readonly string[] {
+  if (typeof secret === 'string') return secret.length > 0
+  if (!Array.isArray(secret) || secret.length === 0) return false
+  for (const one of secret) if (typeof one !== 'string' || one.length === 0) return false
   return true
 }
 

@@ -1,0 +1,64 @@
+import type { ErrorCode } from '../errors.js'
+import { ANSWERED, type Answered, type Delivery, type Environment } from './delivery.js'
+import type { DeliveryOutcome } from './instrumentation.js'
+import { errorResponse, type WebhookResponse } from './response.js'
+
+export const RETRY_SOON = Object.freeze({ 'retry-after': '1' })
+/**
+ * Closing: the service retries in a second, and `Connection: close` ends a kept-alive connection
+ * after this answer, so the server can stop without cutting off a request sent on it later.
+ */
+const CLOSING = Object.freeze({ 'retry-after': '1', connection: 'close' })
+const NO_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({})
+
+/**
+ * Records the delivery's answer and what it came to. The first answer stands: handlers finishing
+ * past the deadline run the last stages again, after the deadline's answer went out.
+ */
+export function answer(delivery: Delivery, response: WebhookResponse, outcome: DeliveryOutcome): Answered {
+  if (delivery.response === undefined) {
+    delivery.response = response
+    delivery.outcome = outcome
+  }
+  return ANSWERED
+}
+
+/** Answers with an error code's response. */
+export const answerError = (
+  delivery: Delivery,
+  code: ErrorCode,
+  headers?: Readonly<Record<string, string>>,
+): Answered => answer(delivery, errorResponse(code, headers), code)
+
+export const shuttingDown = (delivery: Delivery): Answered => answerError(delivery, 'shutting_down', CLOSING)
+
+/** Answers a refused request, and says why in the log (rate-limited: see `logLimit`). */
+export function refuse(
+  delivery: Delivery,
+  env: Environment,
+  code: ErrorCode,
+  fields: Readonly<Record<string, unknown>> = NO_FIELDS,
+  detail?: string,
+): Answered {
+  env.refusals.write('warn', code, { code, ...fields }, detail ?? `Rejected webhook: ${code}`)
+  return answerError(delivery, code)
+}
+
+/** A failure of the pipeline itself (a bug, a throwing observer or logger): still answered, so the service retries. */
+export function answerUnexpected(delivery: Delivery, env: Environment, error: unknown): void {
+  delivery.response = errorResponse('internal_error')
+  delivery.outcome = 'internal_error'
+  try {
+    env.options.logger.error(
+      { code: 'internal_error', err: describe(error) },
+      'Unexpected failure in the webhook pipeline (not in a handler): answered 500 internal_error, so the service retries',
+    )
+  } catch {
+    // The logger is what failed: the answer above stands.
+  }
+}
+
+/** A loggable description of anything thrown, without dumping whole objects. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}
