@@ -12,6 +12,7 @@ import { otelInstrumentation } from '@ringhook/otel'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { capture } from '../otel/support/capture.js'
 import { leaks, undocumentedAttributes } from '../otel/support/scan.js'
+import { recordingLogger } from '../reliability/support.js'
 import {
   type Delivery,
   gesture,
@@ -406,6 +407,24 @@ describe.each(suites)('conformance: $title', (adapter) => {
     expect(text).toContain('\\u005f_proto__')
     expect((await post(url, await signed(text))).status).toBe(200)
     expect(owned).toEqual([false, false])
+  })
+
+  it('answers 500 body_already_parsed, with the fix in the log, when the host read the body first', async () => {
+    const logger = recordingLogger()
+    const { lines } = logger
+    const { receiver, seen } = recordingReceiver({ logger })
+    mounted = await adapter.readFirst.mount(receiver)
+    const delivery = await signed(gesture())
+    const response = await post(mounted.url, delivery)
+    expect(response.status).toBe(500)
+    expect(response.body).toMatchObject({ error: { code: 'body_already_parsed' } })
+    expect(seen).toEqual([])
+    const refusals = lines.filter((line) => line.fields.code === 'body_already_parsed')
+    expect(refusals).toHaveLength(1)
+    expect(refusals[0]?.level).toBe('error')
+    expect(refusals[0]?.message).toContain('The webhook body was read before ringhook ran')
+    expect(refusals[0]?.message).toContain(adapter.readFirst.fix)
+    expect(JSON.stringify(lines)).not.toContain(delivery.headers['x-service-signature'])
   })
 
   it('answers 500 when a handler throws, and lets the retry run it again', async () => {

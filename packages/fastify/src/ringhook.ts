@@ -1,5 +1,5 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
-import { readsBody, type WebhookRequest } from '@ringhook/core/adapter'
+import { bodyConsumed, readsBody, type WebhookRequest } from '@ringhook/core/adapter'
 import { fromNodeRequest, ReadBody, StreamBody } from '@ringhook/node'
 import type { FastifyContentTypeParser, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 
@@ -9,10 +9,10 @@ export interface RinghookPluginOptions {
   path?: string
 }
 
-const BODY_CONSUMED_FIX =
-  'The webhook body was read before ringhook ran (by an onRequest or preParsing hook, or an Express-style ' +
-  'body parser added with app.use()), so its signature cannot be checked. Leave the webhook route to the ringhook ' +
-  "plugin, e.g. skip it in that hook with `if (request.url.startsWith('/webhooks')) return`."
+const BODY_CONSUMED_FIX = bodyConsumed(
+  'An onRequest or preParsing hook, or an Express-style body parser added with app.use(), read it. Leave the ' +
+    "webhook route to the ringhook plugin, e.g. skip it in that hook with `if (request.url.startsWith('/webhooks')) return`.",
+)
 
 /**
  * A Fastify 5 plugin that serves the receiver on one route. Its content-type parser, in the
