@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { setImmediate as tick } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import {
   createMemoryStore,
@@ -24,6 +25,12 @@ import { observe } from './observations.js'
 import { portOf, rawConnection, recordingLogger, requestHead, sleep, until } from './support.js'
 
 const servers: Mounted[] = []
+
+/** Two turns of the event loop: every promise job and I/O callback already due has run. */
+async function settled(): Promise<void> {
+  await tick()
+  await tick()
+}
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
 })
@@ -125,7 +132,7 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     )
   })
 
-  it('refuses a delivery whose body was still arriving, without claiming it', async ({ task }) => {
+  it('waits for a delivery whose body was still arriving, refuses it, and claims nothing', async ({ task }) => {
     const store = createMemoryStore()
     let handled = 0
     const count = (receiver: Receiver) =>
@@ -136,16 +143,25 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     const payload = gesture()
     const { body, headers } = await signed(payload)
     const connection = await rawConnection(portOf(old.url))
-    await connection.write(
-      requestHead([
-        `X-Service-Signature: ${headers['x-service-signature']}`,
-        `X-Service-Timestamp: ${headers['x-service-timestamp']}`,
-        'Content-Type: application/json',
-        `Content-Length: ${body.length}`,
-      ]) + body.slice(0, 10),
-    )
-    await sleep(30)
-    const closing = old.receiver.close({ timeoutMs: 2000 })
+    const head = requestHead([
+      `X-Service-Signature: ${headers['x-service-signature']}`,
+      `X-Service-Timestamp: ${headers['x-service-timestamp']}`,
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+    ])
+    // The server has the head and the first bytes, and has run what it runs on them.
+    await Promise.all([once(old.server, 'request'), connection.write(head + body.slice(0, 10))])
+    await settled()
+    let closed = false
+    const closing = old.receiver.close({ timeoutMs: 2000 }).then((result) => {
+      closed = true
+      return result
+    })
+    // An idle receiver's close() resolves within these turns: this one must wait for the delivery
+    // (Fastify reads the body in its content-type parser, before the receiver sees it: counted too).
+    // Behind a gateway, the function is not invoked until the gateway has the whole body.
+    await settled()
+    expect(closed).toBe(adapter.transport === 'gateway')
     await connection.write(body.slice(10))
     const status = await connection.status()
     connection.socket.destroy()
@@ -158,7 +174,7 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     record(
       task,
       'Body still arriving at `close()`',
-      '503 `shutting_down` once it is read, no claim taken; 200 on the next instance',
+      'waited for; 503 `shutting_down` once it is read, no claim taken; 200 on the next instance',
     )
   })
   it('answers or refuses every request of a keep-alive burst during closeGracefully, losing none', async ({ task }) => {

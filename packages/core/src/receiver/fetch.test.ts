@@ -28,7 +28,9 @@ function receiverLogging() {
 async function delivery(withLength: boolean): Promise<Request> {
   const { headers } = await signWebhook({ secret: SECRET, body: BODY, timestamp: NOW_MS / 1000 })
   // Without a declared length the body is read as a stream, the path that met a locked stream as a 500.
-  const declared = withLength ? { 'content-length': String(new TextEncoder().encode(BODY).length) } : {}
+  const declared: Record<string, string> = withLength
+    ? { 'content-length': String(new TextEncoder().encode(BODY).length) }
+    : {}
   return new Request('http://localhost/webhooks', { method: 'POST', headers: { ...headers, ...declared }, body: BODY })
 }
 
