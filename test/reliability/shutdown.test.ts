@@ -21,6 +21,7 @@ import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { adapters, type Mounted } from '../conformance/adapters.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 import { gesture, lifecycle, NOW_MS, NOW_S, post, SECRET, signed } from '../support/events.js'
+import { printedPort } from '../support/ports.js'
 import { observe } from './observations.js'
 import { portOf, rawConnection, recordingLogger, requestHead, sleep, until } from './support.js'
 
@@ -229,20 +230,11 @@ describe('receiver.close() contract', () => {
 describe('the node-http example', () => {
   const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-  async function freePort(): Promise<number> {
-    const server = createServer().listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    const { port } = server.address() as AddressInfo
-    await new Promise((resolve) => server.close(resolve))
-    return port
-  }
-
   it('stops on SIGTERM with receiver.close() and exits 0', async () => {
-    const port = await freePort()
     const secret = 'whsec_sigterm'
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'examples/node-http/src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, RING_WEBHOOK_SECRET: secret, PORT: String(port) },
+      env: { ...process.env, RING_WEBHOOK_SECRET: secret, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -253,7 +245,8 @@ describe('the node-http example', () => {
       output += chunk
     })
     try {
-      await until(() => output.includes('listening on'), 15_000)
+      await until(() => printedPort(output) !== undefined, 15_000)
+      const port = printedPort(output)
       const body = JSON.stringify({ ...gesture(), timestamp: new Date().toISOString() })
       const { headers } = await signWebhook({ secret, body })
       const response = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers, body })

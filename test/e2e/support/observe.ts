@@ -77,12 +77,3 @@ export function gate(): { wait: Promise<void>; open(): void } {
   })
   return { wait, open }
 }
-
-/** A port nothing listens on right now (for a receiver that starts late). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
