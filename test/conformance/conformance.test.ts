@@ -12,7 +12,7 @@ import { otelInstrumentation } from '@ringhook/otel'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { capture } from '../otel/support/capture.js'
 import { leaks, undocumentedAttributes } from '../otel/support/scan.js'
-import { recordingLogger } from '../reliability/support.js'
+import { recordingLogger, until } from '../reliability/support.js'
 import { type Delivery, gesture, lifecycle, NOW_MS, NOW_S, post, responded, SECRET, signed } from '../support/events.js'
 import { adapters, type Mounted } from './adapters.js'
 
@@ -435,22 +435,20 @@ describe.each(suites)('conformance: $title', (adapter) => {
     const receiver = createReceiver({ ...base, ...adapter.options, deadlineMs: 100 })
     let aborted = false
     const late = new Promise<RinghookError>((resolve) => receiver.onError((error) => resolve(error)))
-    // The handler outlasts the deadline by far, so that the answer at the deadline (~100 ms) cannot
-    // be taken for one that waited for the handler, however loaded the machine (407 ms once, when
-    // the handler took 300 ms and the bound was 290).
+    // The handler is held until the answer has arrived: an answer that waited for it never comes.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
     receiver.on('app.activated', async (_event, ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 1200))
+      await held
       aborted = ctx.signal.aborted
       throw new Error('failed after the answer')
     })
-    // Mounted and signed first: the clock times the delivery, not the host starting (a Nest app
-    // took 475 ms to mount once on a loaded machine, and failed this test).
     const url = await mount(receiver)
-    const request = await signed(lifecycle('app.activated'))
-    const started = Date.now()
-    const response = await post(url, request)
+    const response = await post(url, await signed(lifecycle('app.activated')))
     expect(response.status).toBe(200)
-    expect(Date.now() - started).toBeLessThan(1000)
+    release()
     const error = await late
     expect(error.phase).toBe('after_reply')
     expect(aborted).toBe(true)
@@ -458,16 +456,27 @@ describe.each(suites)('conformance: $title', (adapter) => {
 
   it('answers 503 at the deadline when configured to, then replays the finished result', async () => {
     const receiver = createReceiver({ ...base, ...adapter.options, deadlineMs: 100, onDeadline: 'retry' })
-    // The handler runs well past the deadline, so the copy sent right after the 503 finds it running
-    // even on a loaded machine.
-    receiver.on('gesture', () => new Promise((resolve) => setTimeout(() => resolve(vibe('pulse')), 600)))
+    // The handler is held until the test lets it go: the copy sent after the 503 finds it running.
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    let finished = false
+    receiver.on('gesture', async () => {
+      await held
+      finished = true
+      return vibe('pulse')
+    })
     const url = await mount(receiver)
     const payload = gesture()
     const first = await post(url, await signed(payload))
     expect(first.status).toBe(503)
     expect(first.body).toMatchObject({ error: { code: 'deadline_exceeded' } })
     expect((await post(url, await signed(payload))).status).toBe(409)
-    await new Promise((resolve) => setTimeout(resolve, 700))
+    release()
+    // The memory store takes the finished reply in the promise jobs that follow the handler's.
+    await until(() => finished)
+    await new Promise((resolve) => setImmediate(resolve))
     const retry = await post(url, await signed(payload))
     expect(retry.status).toBe(200)
     expect(retry.body).toEqual({ success: true, vibe: { sequence: [{ type: 'pulse' }] } })
