@@ -4,8 +4,7 @@
 // built output.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { signWebhook } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'

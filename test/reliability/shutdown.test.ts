@@ -3,8 +3,6 @@
 // was refused is handled once by the next instance, which shares the dedup store.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { setImmediate as tick } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import {

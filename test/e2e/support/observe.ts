@@ -1,6 +1,3 @@
-import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { LogFn, Logger, Receiver } from '@ringhook/core'
 import type { LogEntry, Simulator } from '@ringhook/testing/simulator'
 

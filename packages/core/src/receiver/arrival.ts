@@ -21,10 +21,6 @@ const NOTHING_TO_END = (): void => {}
  * answer as it does for a body the receiver reads itself. Returns the function that ends the count
  * (call it once the delivery is answered or abandoned; later calls do nothing), or `undefined` when
  * the receiver is closing: leave the body unread then, and `handle` answers 503 at once.
- *
- * @example
- * const done = beginArrival(receiver)
- * if (!done) return leaveUnread()
  */
 export function beginArrival(receiver: object): (() => void) | undefined {
   const lifecycle = (receiver as WithLifecycle)[LIFECYCLE]

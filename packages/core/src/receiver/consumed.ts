@@ -2,8 +2,6 @@
  * The one text for a body that something read before ringhook ran, whatever the host; `fix` says
  * what to change in that host. Adapters put it in `WebhookRequest.bodyAlreadyParsed`, which the
  * receiver answers `body_already_parsed` (500) and logs.
- *
- * @example bodyConsumed('Mount ringhook before the parser.')
  */
 export function bodyConsumed(fix: string): string {
   return `The webhook body was read before ringhook ran, and no raw copy of it was kept, so its signature cannot be checked. ${fix}`
