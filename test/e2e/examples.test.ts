@@ -4,8 +4,9 @@ import { gestureReplySchema } from '@ringhook/core/api'
 import { events, sendWebhook } from '@ringhook/testing'
 import { createSimulator, type Delivery } from '@ringhook/testing/simulator'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
+import { holdPort } from '../support/ports.js'
 import { examples, type RunningExample } from './support/examples.js'
-import { freePort, gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'
+import { gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'
 import { tuning } from './support/tuning.js'
 import { current, FAST, FASTER, SECRET, startWorld, type World } from './support/world.js'
 
@@ -87,9 +88,15 @@ describe.each(examples)('$name example against the simulator', (target) => {
   it('is down for the first attempt and receives the retry', async () => {
     const sim = await createSimulator({ timeScale: FAST })
     cleanup.push(() => sim.close())
-    const port = await freePort()
+    // The webhook URL is this test's port from the start; the receiver behind it comes up later.
+    const held = await holdPort()
+    cleanup.push(() => held.close())
     const key = sim.keys.create()
-    const app = sim.apps.create({ key_id: key.id, webhook_url: `http://127.0.0.1:${port}/webhooks`, secret: SECRET })
+    const app = sim.apps.create({
+      key_id: key.id,
+      webhook_url: `http://127.0.0.1:${held.port}/webhooks`,
+      secret: SECRET,
+    })
     const user = sim.users.create()
     let handled: Handled[] = []
     let started: Promise<RunningExample> | undefined
@@ -98,12 +105,12 @@ describe.each(examples)('$name example against the simulator', (target) => {
       if (entry.type !== 'delivery.attempt') return
       stop()
       started = target.start(SECRET, {
-        port,
         logger: recordingLogger(),
         prepare: (r) => {
           handled = recordHandled(r)
         },
       })
+      void started.then((running) => held.forwardTo({ host: '127.0.0.1', port: running.port }))
       cleanup.push(async () => (await started)?.close())
     })
 

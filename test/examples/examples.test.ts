@@ -4,13 +4,13 @@
 // built output.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request } from 'node:http'
 import { join } from 'node:path'
 import { signWebhook } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
+import { printedPort } from '../support/ports.js'
 
 assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel', 'postgres')
 
@@ -30,14 +30,6 @@ const examples = [
   // Needs the Postgres on 127.0.0.1:5432 (database `test`), as the Postgres suites do.
   { name: 'postgres', api: false },
 ]
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 interface Started {
   child: ChildProcess
@@ -75,6 +67,12 @@ function waitFor({ child, output }: Started, pattern: RegExp): Promise<void> {
     }
     child.once('exit', fail)
   })
+}
+
+/** The port the example bound (it is started with PORT=0), once it says it is listening. */
+async function listeningPort(started: Started): Promise<number> {
+  await waitFor(started, /listening on http:\/\/\S+:\d+/)
+  return printedPort(started.output()) ?? Number.NaN
 }
 
 /** Whether any process of the group (pnpm, node) is still alive. */
@@ -181,10 +179,9 @@ function streamUntilAnswered(port: number, token: string, maxChunks = 256): Prom
 // once: on two cores in a slow spell, four of them took over the default 20 s (CI run of 23:06Z).
 describe.concurrent('examples', { timeout: 60_000 }, () => {
   it.each(examples)('$name answers gestures with a vibe whose message fits the rules', async ({ name, api }) => {
-    const port = await freePort()
-    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: String(port), ADMIN_TOKEN })
+    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0', ADMIN_TOKEN })
     try {
-      await waitFor(started, /listening on/)
+      const port = await listeningPort(started)
       const base = `http://127.0.0.1:${port}`
       expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
       // A gesture type long enough to push the reply past 80 characters (code points, emoji included).
@@ -223,10 +220,9 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   it.each(examples)(
     '$name, started as its README says, stops gracefully on SIGTERM during a keep-alive burst, losing nothing',
     async ({ name, api }) => {
-      const port = await freePort()
-      const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: String(port) })
+      const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
       try {
-        await waitFor(started, /listening on/)
+        const port = await listeningPort(started)
         if (api) {
           // Without ADMIN_TOKEN the admin API does not exist.
           expect(started.output()).toContain('ADMIN_TOKEN is not set')
@@ -254,10 +250,9 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   )
 
   it('otel serves the ringhook metrics its README queries at GET /metrics, for Prometheus', async () => {
-    const port = await freePort()
-    const started = startExample('otel', { RING_WEBHOOK_SECRET: SECRET, PORT: String(port) })
+    const started = startExample('otel', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
     try {
-      await waitFor(started, /listening on/)
+      const port = await listeningPort(started)
       const base = `http://127.0.0.1:${port}`
       expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
       const { body, headers } = await gestureDelivery()
@@ -289,7 +284,7 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   })
 
   it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name }) => {
-    const { child, output } = startExample(name, { PORT: String(await freePort()) })
+    const { child, output } = startExample(name, { PORT: '0' })
     const [code] = await once(child, 'exit')
     expect(code).toBe(1)
     expect(output()).toContain('RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page')

@@ -3,8 +3,7 @@
 // was refused is handled once by the next instance, which shares the dedup store.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { setImmediate as tick } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import {
   createMemoryStore,
@@ -20,10 +19,17 @@ import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { adapters, type Mounted } from '../conformance/adapters.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 import { gesture, lifecycle, NOW_MS, NOW_S, post, SECRET, signed } from '../support/events.js'
+import { printedPort } from '../support/ports.js'
 import { observe } from './observations.js'
 import { portOf, rawConnection, recordingLogger, requestHead, sleep, until } from './support.js'
 
 const servers: Mounted[] = []
+
+/** Two turns of the event loop: every promise job and I/O callback already due has run. */
+async function settled(): Promise<void> {
+  await tick()
+  await tick()
+}
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()))
 })
@@ -125,7 +131,7 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     )
   })
 
-  it('refuses a delivery whose body was still arriving, without claiming it', async ({ task }) => {
+  it('waits for a delivery whose body was still arriving, refuses it, and claims nothing', async ({ task }) => {
     const store = createMemoryStore()
     let handled = 0
     const count = (receiver: Receiver) =>
@@ -136,16 +142,25 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     const payload = gesture()
     const { body, headers } = await signed(payload)
     const connection = await rawConnection(portOf(old.url))
-    await connection.write(
-      requestHead([
-        `X-Service-Signature: ${headers['x-service-signature']}`,
-        `X-Service-Timestamp: ${headers['x-service-timestamp']}`,
-        'Content-Type: application/json',
-        `Content-Length: ${body.length}`,
-      ]) + body.slice(0, 10),
-    )
-    await sleep(30)
-    const closing = old.receiver.close({ timeoutMs: 2000 })
+    const head = requestHead([
+      `X-Service-Signature: ${headers['x-service-signature']}`,
+      `X-Service-Timestamp: ${headers['x-service-timestamp']}`,
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+    ])
+    // The server has the head and the first bytes, and has run what it runs on them.
+    await Promise.all([once(old.server, 'request'), connection.write(head + body.slice(0, 10))])
+    await settled()
+    let closed = false
+    const closing = old.receiver.close({ timeoutMs: 2000 }).then((result) => {
+      closed = true
+      return result
+    })
+    // An idle receiver's close() resolves within these turns: this one must wait for the delivery
+    // (Fastify reads the body in its content-type parser, before the receiver sees it: counted too).
+    // Behind a gateway, the function is not invoked until the gateway has the whole body.
+    await settled()
+    expect(closed).toBe(adapter.transport === 'gateway')
     await connection.write(body.slice(10))
     const status = await connection.status()
     connection.socket.destroy()
@@ -158,7 +173,7 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     record(
       task,
       'Body still arriving at `close()`',
-      '503 `shutting_down` once it is read, no claim taken; 200 on the next instance',
+      'waited for; 503 `shutting_down` once it is read, no claim taken; 200 on the next instance',
     )
   })
   it('answers or refuses every request of a keep-alive burst during closeGracefully, losing none', async ({ task }) => {
@@ -213,20 +228,11 @@ describe('receiver.close() contract', () => {
 describe('the node-http example', () => {
   const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
-  async function freePort(): Promise<number> {
-    const server = createServer().listen(0, '127.0.0.1')
-    await once(server, 'listening')
-    const { port } = server.address() as AddressInfo
-    await new Promise((resolve) => server.close(resolve))
-    return port
-  }
-
   it('stops on SIGTERM with receiver.close() and exits 0', async () => {
-    const port = await freePort()
     const secret = 'whsec_sigterm'
     const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'examples/node-http/src/main.ts'], {
       cwd: ROOT,
-      env: { ...process.env, RING_WEBHOOK_SECRET: secret, PORT: String(port) },
+      env: { ...process.env, RING_WEBHOOK_SECRET: secret, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -237,7 +243,8 @@ describe('the node-http example', () => {
       output += chunk
     })
     try {
-      await until(() => output.includes('listening on'), 15_000)
+      await until(() => printedPort(output) !== undefined, 15_000)
+      const port = printedPort(output)
       const body = JSON.stringify({ ...gesture(), timestamp: new Date().toISOString() })
       const { headers } = await signWebhook({ secret, body })
       const response = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers, body })

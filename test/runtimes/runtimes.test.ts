@@ -141,7 +141,15 @@ describe.each(runtimes)('$name', ({ name, engine, command, args }) => {
     server = await start(command, args, join(HERE, name))
   })
   afterAll(() => void server?.child.kill())
-  describe('receiver.fetch', () => smokeTests(name, engine, () => server?.fetch ?? ''))
+  describe('receiver.fetch', () => {
+    smokeTests(name, engine, () => server?.fetch ?? '')
+
+    it('answers 500 body_already_parsed to a route that read the body first', async () => {
+      const reply = await post(new URL('read-first', server?.fetch).href, payload('gesture'))
+      expect(reply.status).toBe(500)
+      expect(reply.body).toMatchObject({ error: { code: 'body_already_parsed' } })
+    })
+  })
   describe('@ringhook/hono', () => smokeTests(name, engine, () => server?.hono ?? ''))
 })
 

@@ -23,6 +23,18 @@ export function smokeReceiver(secret: string, runtime: string): Receiver {
   return receiver
 }
 
+/**
+ * `receiver.fetch` as a route handler. Under `/read-first` the route parses the body before handing
+ * the request over, the mistake the receiver must answer `body_already_parsed` rather than fail on.
+ */
+export function smokeFetch(secret: string, runtime: string): (request: Request) => Promise<Response> {
+  const receiver = smokeReceiver(secret, runtime)
+  return async (request) => {
+    if (new URL(request.url).pathname === '/read-first') await request.json()
+    return receiver.fetch(request)
+  }
+}
+
 /** The same receiver behind @ringhook/hono, answering webhooks posted to any path. */
 export function smokeHonoApp(secret: string, runtime: string): Hono {
   return new Hono().post('*', ringhook(smokeReceiver(secret, runtime)))

@@ -34,6 +34,19 @@ export function gestureReceiver(options: Partial<ReceiverOptions> = {}) {
  * A signed `double_tap` as fetch options. Its body is indented, which no JSON parser writes back: it
  * verifies only as the exact bytes received, so a body re-serialised on the way is caught.
  */
+/**
+ * A payload written as a sender might write it, which no `JSON.stringify` of its parse gives back:
+ * keys in reverse order, spaces around them, and an "é" escaped as \u00e9. An adapter that hands the
+ * receiver a re-serialised body instead of the bytes received fails the signature with it.
+ */
+export function rawJson(payload: Record<string, unknown>): string {
+  const data = typeof payload.data === 'object' && payload.data !== null ? payload.data : {}
+  const fields = Object.entries({ ...payload, data: { ...data, place: 'café' } })
+    .reverse()
+    .map(([key, value]) => `"${key}" : ${JSON.stringify(value)}`)
+  return `{ ${fields.join(',  ')} }`.replaceAll('é', '\\u00e9')
+}
+
 export async function signedGesture(extra: Record<string, unknown> = {}) {
   const payload = {
     event: 'gesture',
@@ -44,7 +57,7 @@ export async function signedGesture(extra: Record<string, unknown> = {}) {
     data: {},
     ...extra,
   }
-  const body = JSON.stringify(payload, null, 1)
+  const body = rawJson(payload)
   const { headers } = await signWebhook({ secret: SECRET, body })
   return { method: 'POST', headers, body }
 }

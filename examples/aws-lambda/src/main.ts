@@ -2,6 +2,7 @@
 // (payload 2.0) would send, body base64-encoded as a gateway does for binary media, and the
 // handler's result is written back. For trying the example and for tests; AWS runs handler.ts itself.
 import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
 import type { APIGatewayProxyEventV2 } from 'aws-lambda'
 
@@ -60,7 +61,9 @@ const server = createServer(async (request, response) => {
   }
 })
 server.listen(port, () => {
-  console.log(`ringhook example (AWS Lambda, local runner) listening on http://localhost:${port}/webhooks`)
+  // The port bound, which PORT=0 leaves to the system.
+  const bound = (server.address() as AddressInfo).port
+  console.log(`ringhook example (AWS Lambda, local runner) listening on http://localhost:${bound}/webhooks`)
 })
 
 // Lambda itself never sends this; the local runner stops like the other examples (`pnpm start`

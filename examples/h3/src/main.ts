@@ -1,4 +1,5 @@
 import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
 import { toNodeHandler } from 'h3'
 import { createApp } from './app.js'
@@ -25,7 +26,9 @@ if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-
 const { app, receiver } = createApp(secret, {}, { token: adminToken })
 const server = createServer(toNodeHandler(app))
 server.listen(port, () => {
-  console.log(`ringhook example (h3) listening on http://localhost:${port}/webhooks`)
+  // The port bound, which PORT=0 leaves to the system.
+  const bound = (server.address() as AddressInfo).port
+  console.log(`ringhook example (h3) listening on http://localhost:${bound}/webhooks`)
 })
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this

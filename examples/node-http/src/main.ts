@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
 import { createApp } from './app.js'
 
@@ -12,7 +13,9 @@ const port = Number(process.env.PORT ?? 3000)
 
 const { server, receiver } = createApp(secret)
 server.listen(port, () => {
-  console.log(`ringhook example (node:http) listening on http://localhost:${port}/webhooks`)
+  // The port bound, which PORT=0 leaves to the system.
+  const bound = (server.address() as AddressInfo).port
+  console.log(`ringhook example (node:http) listening on http://localhost:${bound}/webhooks`)
 })
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this

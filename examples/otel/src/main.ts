@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
 import { createApp } from './app.js'
 import { startTelemetry } from './telemetry.js'
@@ -15,8 +16,10 @@ const port = Number(process.env.PORT ?? 3000)
 const telemetry = startTelemetry()
 const { server, receiver } = createApp(secret, telemetry.metrics)
 server.listen(port, () => {
-  console.log(`ringhook example (OpenTelemetry) listening on http://localhost:${port}/webhooks`)
-  console.log(`Prometheus metrics at http://localhost:${port}/metrics`)
+  // The port bound, which PORT=0 leaves to the system.
+  const bound = (server.address() as AddressInfo).port
+  console.log(`ringhook example (OpenTelemetry) listening on http://localhost:${bound}/webhooks`)
+  console.log(`Prometheus metrics at http://localhost:${bound}/metrics`)
 })
 
 // As in examples/node-http: on SIGTERM the port closes, deliveries still arriving on open

@@ -1,4 +1,4 @@
-import type { WebhookRequest } from '@ringhook/core/adapter'
+import { bodyConsumed, type WebhookRequest } from '@ringhook/core/adapter'
 import type { ALBEvent, APIGatewayProxyEvent, APIGatewayProxyEventV2 } from 'aws-lambda'
 
 /**
@@ -27,11 +27,11 @@ export function toWebhookRequest(event: LambdaHttpEvent): WebhookRequest | undef
   return { method, headers, rawBody: bodyOf(event) }
 }
 
-const PARSED =
-  'event.body is no longer the text the gateway delivered: a body parser that ran before ringhook ' +
-  '(@middy/http-json-body-parser, for instance) replaced it with the parsed object, so the signature ' +
-  'cannot be checked. Export ringhook(receiver) as the handler itself, or put it before any middleware ' +
-  'that parses the body.'
+const PARSED = bodyConsumed(
+  'A middleware (@middy/http-json-body-parser, for instance) replaced event.body, the text the gateway ' +
+    'delivered, with the parsed object. Export ringhook(receiver) as the handler itself, or put it before any ' +
+    'middleware that parses the body.',
+)
 
 /**
  * Header names lowercased, as the core looks them up. REST APIs pass names as the client spelled

@@ -7,7 +7,9 @@
 export type { Awaitable } from './awaitable.js'
 /** The HMAC engine this runtime uses (node:crypto or Web Crypto): for runtime diagnostics and tests. */
 export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
+export { beginArrival } from './receiver/arrival.js'
 export type { BodyInput, BodyReader, BodyResult, FetchBody } from './receiver/body.js'
+export { bodyConsumed, fetchBodyGone } from './receiver/consumed.js'
 export { bodyDeadlines, type Deadline, type Deadlines } from './receiver/deadlines.js'
 export { fromFetchRequest, toFetchResponse } from './receiver/fetch.js'
 export type {

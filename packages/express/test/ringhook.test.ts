@@ -5,7 +5,7 @@ import { createReceiver, type Logger, type Receiver, signWebhook, silentLogger, 
 import express5 from 'express'
 import express4 from 'express4'
 import { afterEach, describe, expect, it } from 'vitest'
-import { statusLineWithoutBody } from '../../../test/support/adapter-kit.js'
+import { rawJson, statusLineWithoutBody } from '../../../test/support/adapter-kit.js'
 import { type ExpressRequest, ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_express_test'
@@ -34,7 +34,7 @@ function gestureReceiver(logger?: Logger) {
 }
 
 async function signedGesture() {
-  const body = JSON.stringify({
+  const body = rawJson({
     event: 'gesture',
     gesture_type: 'double_tap',
     user_app_id: 'u-1',

@@ -1,7 +1,14 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
-import { readsBody, type WebhookRequest } from '@ringhook/core/adapter'
+import { beginArrival, bodyConsumed, readsBody, type WebhookRequest } from '@ringhook/core/adapter'
 import { fromNodeRequest, ReadBody, StreamBody } from '@ringhook/node'
-import type { FastifyContentTypeParser, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
+import type {
+  FastifyContentTypeParser,
+  FastifyPluginCallback,
+  FastifyReply,
+  FastifyRequest,
+  onRequestAbortHookHandler,
+  onResponseHookHandler,
+} from 'fastify'
 
 /** Where the plugin's route is. */
 export interface RinghookPluginOptions {
@@ -9,10 +16,10 @@ export interface RinghookPluginOptions {
   path?: string
 }
 
-const BODY_CONSUMED_FIX =
-  'The webhook body was read before ringhook ran (by an onRequest or preParsing hook, or an Express-style ' +
-  'body parser added with app.use()), so its signature cannot be checked. Leave the webhook route to the ringhook ' +
-  "plugin, e.g. skip it in that hook with `if (request.url.startsWith('/webhooks')) return`."
+const BODY_CONSUMED_FIX = bodyConsumed(
+  'An onRequest or preParsing hook, or an Express-style body parser added with app.use(), read it. Leave the ' +
+    "webhook route to the ringhook plugin, e.g. skip it in that hook with `if (request.url.startsWith('/webhooks')) return`.",
+)
 
 /**
  * A Fastify 5 plugin that serves the receiver on one route. Its content-type parser, in the
@@ -37,9 +44,15 @@ export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}
     // receiver answers without waiting on a promise for the body (about 4% of a delivery's CPU:
     // bench/HISTORY.md). What the receiver refuses from the headers alone (another method, another
     // content type, a length over the limit, a body already consumed) is left to it, unread.
+    // Read before the route's handler calls the receiver, so counted as in flight from here until
+    // answered (or abandoned): close() waits for a body still arriving, as with the other adapters.
+    // A receiver already closing leaves the body unread, and its handle() answers 503 at once.
     const readAhead: FastifyContentTypeParser = (request, payload, parsed) => {
       if (request.raw.readableEnded || !readsBody(receiver.options, request.method, request.headers))
         return parsed(null)
+      const done = beginArrival(receiver)
+      if (!done) return parsed(null)
+      arrivals.set(request, done)
       new StreamBody(payload).read(maxBodyBytes, bodyTimeoutMs, (body) => parsed(null, new ReadBody(body)))
     }
     const leaveBody: FastifyContentTypeParser = (_request, _payload, parsed) => parsed(null)
@@ -47,9 +60,25 @@ export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}
     // afresh on every request (~2 µs each).
     fastify.addContentTypeParser('application/json', readAhead)
     fastify.addContentTypeParser('*', leaveBody)
+    // Whatever answered it (the route, a hook of the app, Fastify's own errors), or the client left.
+    fastify.addHook('onResponse', answered)
+    fastify.addHook('onRequestAbort', abandoned)
     fastify.all(path, (request, reply) => respond(receiver, request, reply))
     done()
   }
+}
+
+/** The deliveries whose body the parser began to read, and what ends their count for close(). */
+const arrivals = new WeakMap<FastifyRequest, () => void>()
+
+const answered: onResponseHookHandler = (request, _reply, next) => {
+  arrivals.get(request)?.()
+  next()
+}
+
+const abandoned: onRequestAbortHookHandler = (request, next) => {
+  arrivals.get(request)?.()
+  next()
 }
 
 /**

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream'
 import { RinghookConfigError } from '@ringhook/core'
 import { ReadBody } from '@ringhook/node'
 import Fastify, { type FastifyInstance } from 'fastify'
+import request from 'supertest'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   gestureReceiver,
@@ -217,5 +218,32 @@ describe('@ringhook/fastify', () => {
     )
     expect(instance.hasContentTypeParser('application/json')).toBe(true)
     expect(instance.hasContentTypeParser('text/plain')).toBe(false)
+  })
+
+  it('counts a delivery whose body it read as in flight until something answers it, the app included', async () => {
+    const { receiver, handled } = gestureReceiver()
+    const instance = Fastify()
+    // An app-wide guard that answers every route itself once the body is parsed: the plugin's
+    // handler never runs, yet close() must not wait for it.
+    instance.addHook('preHandler', async (_request, reply) => reply.code(403).send({ denied: true }))
+    instance.register(ringhook(receiver))
+    await serve(instance)
+    const { headers, body } = await signedGesture()
+    const response = await request(instance.server).post('/webhooks').set(headers).send(body)
+    expect(response.status).toBe(403)
+    expect(handled).toEqual([])
+    expect(await receiver.close({ timeoutMs: 1000 })).toEqual({ drained: true, pending: 0 })
+  })
+
+  it('leaves a body unread once the receiver is closing, and answers 503 at once', async () => {
+    const { receiver, handled } = gestureReceiver()
+    await receiver.close()
+    const instance = Fastify().register(ringhook(receiver))
+    await serve(instance)
+    const { headers, body } = await signedGesture()
+    const response = await request(instance.server).post('/webhooks').set(headers).send(body)
+    expect(response.status).toBe(503)
+    expect(response.body).toMatchObject({ error: { code: 'shutting_down' } })
+    expect(handled).toEqual([])
   })
 })

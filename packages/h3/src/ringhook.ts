@@ -1,15 +1,15 @@
 import type { Receiver } from '@ringhook/core'
-import { toFetchResponse, type WebhookRequest } from '@ringhook/core/adapter'
+import { bodyConsumed, fetchBodyGone, toFetchResponse, type WebhookRequest } from '@ringhook/core/adapter'
 import type { H3Event } from 'h3'
 
 /** An h3 handler, usable with `app.post()`, `app.all()` and Nitro's `defineHandler`. */
 export type RinghookHandler = (event: H3Event) => Promise<Response>
 
-const BODY_CONSUMED_FIX =
-  'The webhook body was read before ringhook ran (readBody(event), event.req.json() or event.req.text() ' +
-  'in a middleware or earlier in the handler), and h3 keeps no copy of it, so its signature cannot be ' +
-  'checked. Let ringhook read the body first: skip the webhook route in that middleware, or mount ringhook ' +
-  'on its own route before anything reads the body.'
+const BODY_CONSUMED_FIX = bodyConsumed(
+  'h3 keeps no copy of a body read with readBody(event), event.req.json() or event.req.text() in a middleware ' +
+    'or earlier in the handler. Let ringhook read it first: skip the webhook route in that middleware, or mount ' +
+    'ringhook on its own route before anything reads the body.',
+)
 
 /**
  * Mounts a receiver on h3 v2 (Nitro v3, or any h3 app on Node, Bun, Deno or Workers). The request
@@ -26,7 +26,7 @@ export function ringhook(receiver: Receiver): RinghookHandler {
   return function ringhookH3(event) {
     const { req } = event
     // h3 reads bodies straight from the stream, so a body read earlier is gone: say so, never a 401.
-    const request: WebhookRequest = req.bodyUsed
+    const request: WebhookRequest = fetchBodyGone(req)
       ? { method: req.method, headers: req.headers, rawBody: null, bodyAlreadyParsed: BODY_CONSUMED_FIX }
       : { method: req.method, headers: req.headers, rawBody: req }
     return receiver.handle(request, { waitUntil: (promise) => event.waitUntil(promise) }).then((result) => {

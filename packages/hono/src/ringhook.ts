@@ -1,14 +1,21 @@
 import type { Receiver } from '@ringhook/core'
-import { type HandleHooks, toFetchResponse, type WebhookRequest } from '@ringhook/core/adapter'
+import {
+  bodyConsumed,
+  fetchBodyGone,
+  type HandleHooks,
+  toFetchResponse,
+  type WebhookRequest,
+} from '@ringhook/core/adapter'
 import type { Context } from 'hono'
 
 /** A Hono handler, usable with `app.post()`, `app.all()` and `app.on()`. */
 export type RinghookHandler = (c: Context) => Promise<Response>
 
-const BODY_CONSUMED_FIX =
-  'The webhook body was consumed before ringhook ran (c.req.raw read directly, or parsed as form data), ' +
-  'so its signature cannot be checked. Mount ringhook before that middleware, or read the body there with ' +
-  'c.req.text(), c.req.json() or c.req.arrayBuffer(), which Hono caches as received.'
+const BODY_CONSUMED_FIX = bodyConsumed(
+  'Hono keeps no copy of a body read from c.req.raw directly or parsed as form data. Mount ringhook before ' +
+    'that middleware, or read the body there with c.req.text(), c.req.json() or c.req.arrayBuffer(), which ' +
+    'Hono caches as received.',
+)
 
 /**
  * Mounts a receiver on Hono. Web-standard APIs only, so it runs wherever Hono does (Node through
@@ -24,7 +31,7 @@ export function ringhook(receiver: Receiver): RinghookHandler {
   return function ringhookHono(c) {
     const { raw } = c.req
     // The usual case: nothing has read the body, and the receiver reads it with its limits.
-    if (!raw.bodyUsed) return respond(receiver, { method: raw.method, headers: raw.headers, rawBody: raw }, c)
+    if (!fetchBodyGone(raw)) return respond(receiver, { method: raw.method, headers: raw.headers, rawBody: raw }, c)
     return cachedBody(c).then((body) => respond(receiver, { method: raw.method, headers: raw.headers, ...body }, c))
   }
 }

@@ -1,5 +1,5 @@
 import type { Receiver } from '@ringhook/core'
-import type { WebhookRequest } from '@ringhook/core/adapter'
+import { bodyConsumed, type WebhookRequest } from '@ringhook/core/adapter'
 import { StreamBody } from '@ringhook/node'
 import type { Context, Middleware, Next } from 'koa'
 
@@ -9,10 +9,10 @@ export interface RinghookMiddlewareOptions {
   path?: string
 }
 
-const BODY_PARSED_FIX =
-  'A body parser ran before ringhook and kept no raw copy of the body, so the webhook signature cannot be checked. ' +
-  'Mount ringhook before the parser (app.use(ringhook(receiver)) above app.use(koaBody())), or have the parser keep ' +
-  'the raw text in ctx.request.rawBody: koaBody({ includeUnparsed: true }), or @koa/bodyparser, which keeps it.'
+const BODY_PARSED_FIX = bodyConsumed(
+  'Mount ringhook before the body parser (app.use(ringhook(receiver)) above app.use(koaBody())), or have the ' +
+    'parser keep the raw text in ctx.request.rawBody: koaBody({ includeUnparsed: true }), or @koa/bodyparser, which keeps it.',
+)
 
 /**
  * Koa 3 middleware that answers webhooks on one path and passes every other request on. It

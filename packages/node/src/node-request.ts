@@ -1,6 +1,7 @@
 import {
   type BodyReader,
   type BodyResult,
+  bodyConsumed,
   bodyDeadlines,
   type HeaderInput,
   type WebhookRequest,
@@ -20,10 +21,11 @@ export interface NodeStyleRequest extends NodeReadable {
   rawBody?: unknown
 }
 
-const BODY_PARSED_FIX =
-  'A body parser ran before ringhook and kept no raw copy of the body, so the webhook signature cannot be checked. ' +
-  "Mount ringhook before the parser (in Express: app.post('/webhooks', ringhook(receiver)) above app.use(express.json())), " +
-  'or have the parser keep the raw bytes: express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).'
+const BODY_PARSED_FIX = bodyConsumed(
+  "Mount ringhook before the parser (in Express: app.post('/webhooks', ringhook(receiver)) above " +
+    'app.use(express.json())), or have the parser keep the raw bytes: ' +
+    'express.json({ verify: (req, _res, buf) => { req.rawBody = buf } }).',
+)
 
 /**
  * The core's request for a Node-style request. Raw bytes an earlier parser kept (`req.rawBody`,

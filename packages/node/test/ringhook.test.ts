@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
 import { afterEach, describe, expect, it } from 'vitest'
-import { REFUSED_FROM_HEAD, statusLineWithoutBody } from '../../../test/support/adapter-kit.js'
+import { REFUSED_FROM_HEAD, rawJson, statusLineWithoutBody } from '../../../test/support/adapter-kit.js'
 import { ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_node_test'
@@ -20,7 +20,7 @@ afterEach(async () => {
 })
 
 async function signedGesture() {
-  const body = JSON.stringify({
+  const body = rawJson({
     event: 'gesture',
     gesture_type: 'tap',
     user_app_id: 'u-1',

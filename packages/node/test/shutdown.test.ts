@@ -3,12 +3,13 @@ import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
+import { rawJson } from '../../../test/support/adapter-kit.js'
 import { closeGracefully, ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_node_shutdown'
 
 async function delivery(gestureType: string) {
-  const body = JSON.stringify({
+  const body = rawJson({
     event: 'gesture',
     gesture_type: gestureType,
     user_app_id: 'u-1',

@@ -1,6 +1,3 @@
-import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import type { LogFn, Logger, Receiver } from '@ringhook/core'
 import type { LogEntry, Simulator } from '@ringhook/testing/simulator'
 
@@ -76,13 +73,4 @@ export function gate(): { wait: Promise<void>; open(): void } {
     open = resolve
   })
   return { wait, open }
-}
-
-/** A port nothing listens on right now (for a receiver that starts late). */
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }

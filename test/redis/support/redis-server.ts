@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { holdPort } from '../../support/ports.js'
 
 /** A redis-server of a test's own, which the test may stop and start again. */
 export interface RedisServer {
@@ -16,22 +16,20 @@ export interface RedisServer {
   close(): Promise<void>
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
 /**
- * Starts redis-server on a free port, with `extraArgs` last on its command line (they win). Its append-only file is synced on every write, so what
+ * Starts redis-server, with `extraArgs` last on its command line (they win). Its append-only file is synced on every write, so what
  * Redis acknowledged survives a kill, as on a production Redis with persistence.
+ *
+ * Redis listens on a Unix socket of its own; clients reach it through a TCP port this process holds
+ * for the server's whole life, so a restart finds its port as it left it (nothing else can take it).
  */
 export async function startRedisServer(extraArgs: readonly string[] = []): Promise<RedisServer> {
-  const port = await freePort()
   const dir = await mkdtemp(join(tmpdir(), 'ringhook-redis-'))
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir]
+  const socket = join(dir, 'redis.sock')
+  const held = await holdPort()
+  held.forwardTo({ path: socket })
+  const { port } = held
+  const args = ['--port', '0', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--dir', dir]
   const persistence = ['--appendonly', 'yes', '--appendfsync', 'always']
   let child: ChildProcess | undefined
 
@@ -55,6 +53,7 @@ export async function startRedisServer(extraArgs: readonly string[] = []): Promi
     stop,
     close: async () => {
       await stop()
+      await held.close()
       await rm(dir, { recursive: true, force: true })
     },
   }
@@ -66,7 +65,7 @@ function ready(server: ChildProcess, port: number): Promise<void> {
     let output = ''
     const onData = (chunk: Buffer) => {
       output += chunk
-      if (output.includes('Ready to accept connections')) done(resolve)
+      if (/ready to accept connections/i.test(output)) done(resolve)
     }
     const fail = (why: string) => done(() => reject(new Error(`redis-server on port ${port} ${why}\n${output}`)))
     const onError = (error: Error) =>

@@ -1,7 +1,7 @@
 // Serves receiver.fetch, and a Hono app using @ringhook/hono, on Bun.serve. Usage: bun server.ts <secret>
-import { smokeHonoApp, smokeReceiver } from '../smoke-app.ts'
+import { smokeFetch, smokeHonoApp } from '../smoke-app.ts'
 
 const secret = Bun.argv[2] ?? ''
-const plain = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: smokeReceiver(secret, 'bun').fetch })
+const plain = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: smokeFetch(secret, 'bun') })
 const hono = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: smokeHonoApp(secret, 'bun').fetch })
 console.log(`listening fetch=${plain.port} hono=${hono.port}`)

@@ -1,4 +1,5 @@
 import type { EventName } from '../schemas/events.js'
+import { attachLifecycle } from './arrival.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
 import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
 import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
@@ -102,5 +103,6 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       return result
     },
   }
+  attachLifecycle(receiver, lifecycle)
   return receiver
 }
