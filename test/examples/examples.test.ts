@@ -297,10 +297,9 @@ describe.concurrent('examples: queue', { timeout: 60_000 }, () => {
   const env = { RING_WEBHOOK_SECRET: SECRET, RINGHOOK_QUEUE: `examples-test-${process.pid}` }
 
   it('start:web answers gestures with a vibe whose message fits the rules, and stops on SIGTERM', async () => {
-    const port = await freePort()
-    const started = startExample('queue', { ...env, PORT: String(port) }, 'start:web')
+    const started = startExample('queue', { ...env, PORT: '0' }, 'start:web')
     try {
-      await waitFor(started, /listening on/)
+      const port = await listeningPort(started)
       const base = `http://127.0.0.1:${port}`
       expect(await sendGesture(base)).toEqual(vibeWith('Got your double_tap'))
       for (const long of ['g'.repeat(72), 'g'.repeat(200), '👋'.repeat(100)]) {

@@ -20,7 +20,9 @@ redis.on('error', (error) => console.warn(`[web] redis: ${error.message}`))
 
 const { server, receiver, events } = createWebApp(secret, redis, queue)
 server.listen(port, () => {
-  console.log(`ringhook example (queue, web) listening on http://localhost:${port}/webhooks`)
+  const address = server.address()
+  const bound = typeof address === 'object' && address ? address.port : port
+  console.log(`ringhook example (queue, web) listening on http://localhost:${bound}/webhooks`)
 })
 
 // SIGTERM: stop accepting connections; deliveries still arriving are answered 503 so the service
