@@ -6,15 +6,9 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import {
-  createMemoryStore,
-  createReceiver,
-  type DedupStore,
-  type Receiver,
-  type ReceiverOptions,
-  RinghookConfigError,
-  signWebhook,
-} from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, RinghookConfigError } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
+import { createMemoryStore, type DedupStore } from '@ringhook/core/store'
 import { closeGracefully } from '@ringhook/node'
 import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { adapters, type Mounted } from '../conformance/adapters.js'

@@ -1,6 +1,6 @@
 // One contract suite, run against the in-memory store and the Redis store (ioredis); the
 // node-redis binding runs it too, in packages/redis/test.
-import { createMemoryStore } from '@ringhook/core'
+import { createMemoryStore } from '@ringhook/core/store'
 import { createRedisStore } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe } from 'vitest'

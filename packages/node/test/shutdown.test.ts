@@ -1,7 +1,8 @@
 import { once } from 'node:events'
 import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createReceiver, signWebhook, silentLogger } from '@ringhook/core'
+import { createReceiver, silentLogger } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 import { describe, expect, it } from 'vitest'
 import { closeGracefully, ringhook } from '../src/index.js'
 

@@ -1,7 +1,8 @@
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { LogFn, Logger, Receiver } from '@ringhook/core'
+import type { Logger, Receiver } from '@ringhook/core'
+import type { LogFn } from '@ringhook/core/adapter'
 import type { LogEntry, Simulator } from '@ringhook/testing/simulator'
 
 /** One handler run the test saw on an example's receiver. */
