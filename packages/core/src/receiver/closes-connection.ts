@@ -6,9 +6,13 @@
  * that is not a Node one (no `complete`) never closes.
  *
  * @example
- * import { closesConnection } from '@ringhook/core/adapter'
+ * import type { IncomingMessage, ServerResponse } from 'node:http'
+ * import { closesConnection, type WebhookResponse } from '@ringhook/core/adapter'
  *
- * const headers = closesConnection(request) ? { ...result.headers, connection: 'close' } : result.headers
+ * function write(response: ServerResponse<IncomingMessage>, result: WebhookResponse) {
+ *   const close = closesConnection(response.req)
+ *   response.writeHead(result.status, close ? { ...result.headers, connection: 'close' } : result.headers).end(result.body)
+ * }
  */
 export const closesConnection = (request: { readonly complete?: boolean } | null | undefined): boolean =>
   request?.complete === false
