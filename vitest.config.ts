@@ -25,6 +25,8 @@ const packages = [
 const subpaths = {
   '@ringhook/core/adapter': 'packages/core/src/adapter.ts',
   '@ringhook/core/api': 'packages/core/src/api.ts',
+  '@ringhook/core/store': 'packages/core/src/store.ts',
+  '@ringhook/core/signature': 'packages/core/src/signature.ts',
   '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',
   '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
   '@ringhook/testing/control-api': 'packages/testing/src/simulator/control-api.ts',

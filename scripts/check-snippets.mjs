@@ -10,9 +10,9 @@
 //     -->
 // - `<!-- snippet: skip -->` right before a block leaves it out (pseudo-code only; use sparingly).
 // - A JSDoc `@example` is a fragment: it sees every export of its own entry (the package root, or the
-//   `exports` subpath whose folder holds the file) and of
-//   @ringhook/core, and the names declared in scripts/snippets/context.ts (a `receiver`, a
-//   `secret`...), unless it declares or imports the same name itself.
+//   `exports` subpath whose folder holds the file), of @ringhook/core and then of core's subpaths
+//   (whose files share one folder), and the names declared in scripts/snippets/context.ts (a
+//   `receiver`, a `secret`...), unless it declares or imports the same name itself.
 //
 // Usage: node scripts/check-snippets.mjs [--keep] (keeps the temporary project and prints its path)
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -227,6 +227,8 @@ function header(snippet, exported, contextPath) {
   }
   importFrom(exported.entries[snippet.entry] ?? [], snippet.entry)
   if (snippet.entry !== '@ringhook/core') importFrom(exported.entries['@ringhook/core'] ?? [], '@ringhook/core')
+  for (const [spec, names] of Object.entries(exported.entries))
+    if (spec.startsWith('@ringhook/core/') && spec !== snippet.entry) importFrom(names, spec)
   importFrom(exported.context, contextPath)
   return `${lines.join('\n')}\n`
 }

@@ -1,8 +1,15 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  // The root entry (for apps) and the subpaths of package.json `exports`: adapters and the API.
-  entry: { index: 'src/index.ts', adapter: 'src/adapter.ts', api: 'src/api.ts' },
+  // The root entry (for apps) and the subpaths of package.json `exports`: adapters, the API's schemas,
+  // dedup stores and signatures.
+  entry: {
+    index: 'src/index.ts',
+    adapter: 'src/adapter.ts',
+    api: 'src/api.ts',
+    store: 'src/store.ts',
+    signature: 'src/signature.ts',
+  },
   format: ['esm', 'cjs'],
   // Declarations: scripts/declarations.mjs, which the build script runs after tsup.
   clean: true,

@@ -6,15 +6,19 @@ type Core = typeof import('@ringhook/core')
 type Node = typeof import('@ringhook/node')
 type Adapter = typeof import('@ringhook/core/adapter')
 type Api = typeof import('@ringhook/core/api')
+type Store = typeof import('@ringhook/core/store')
+type Signature = typeof import('@ringhook/core/signature')
 
 /** The subpaths of `exports` resolve, with their declarations, in this module system too. */
-export function checkSubpaths(adapter: Adapter, api: Api): void {
+export function checkSubpaths(adapter: Adapter, api: Api, store: Store): void {
   const answer = adapter.errorResponse('not_found')
   if (answer.status !== 404) throw new Error(`@ringhook/core/adapter: errorResponse gave ${answer.status}`)
   if (api.ACK_BODY !== '{"ok":true}') throw new Error(`@ringhook/core/api: ACK_BODY is ${api.ACK_BODY}`)
+  if (store.MAX_DEDUP_KEY_LENGTH !== 256)
+    throw new Error(`@ringhook/core/store: MAX_DEDUP_KEY_LENGTH is ${store.MAX_DEDUP_KEY_LENGTH}`)
 }
 
-export async function playOneGesture(core: Core, node: Node): Promise<void> {
+export async function playOneGesture(core: Core, node: Node, signature: Signature): Promise<void> {
   const secret = 'whsec_scratch'
   const receiver = core.createReceiver({ secret })
   receiver.on('gesture', (event) => core.vibe('tap', 'pulse').message(`Got ${event.gesture_type}`))
@@ -29,7 +33,7 @@ export async function playOneGesture(core: Core, node: Node): Promise<void> {
     timestamp: new Date().toISOString(),
     data: {},
   })
-  const { headers } = await core.signWebhook({ secret, body })
+  const { headers } = await signature.signWebhook({ secret, body })
   const response = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers, body })
   const reply = (await response.json()) as { vibe?: { message?: string } }
   server.close()

@@ -1,13 +1,12 @@
 import {
-  createMemoryStore,
   createReceiver,
-  MAX_DEDUP_KEY_LENGTH,
   type Receiver,
   type ReceiverOptions,
   type RinghookError,
   silentLogger,
   vibe,
 } from '@ringhook/core'
+import { createMemoryStore, MAX_DEDUP_KEY_LENGTH } from '@ringhook/core/store'
 import { otelInstrumentation } from '@ringhook/otel'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { capture } from '../otel/support/capture.js'

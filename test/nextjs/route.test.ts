@@ -1,6 +1,7 @@
 // The Next.js App Router recipe (examples/nextjs/app/webhooks/route.ts) run through Next's own
 // NextRequest, as Next's server hands it to a route handler. No Next server is booted here.
-import { createReceiver, type Logger, signWebhook } from '@ringhook/core'
+import { createReceiver, type Logger } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 import { NextRequest } from 'next/server'
 import { beforeAll, describe, expect, it } from 'vitest'
 import * as route from '../../examples/nextjs/app/webhooks/route'

@@ -6,14 +6,8 @@
 // Time is scaled by 1/50 so the suite takes seconds: the service's retries (1 s, 5 s, 30 s)
 // become 20, 100 and 600 ms, the receiver's deadline 200 ms, its in-flight claim 300 ms and its
 // body timeout 200 ms.
-import {
-  createMemoryStore,
-  createReceiver,
-  type DedupStore,
-  type Receiver,
-  type ReceiverOptions,
-  type RinghookError,
-} from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, type RinghookError } from '@ringhook/core'
+import { createMemoryStore, type DedupStore } from '@ringhook/core/store'
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 import { type AdapterUnderTest, adapters, type Mounted } from '../conformance/adapters.js'
 import { gesture, lifecycle, NOW_MS, NOW_S, post, SECRET, signed } from '../support/events.js'

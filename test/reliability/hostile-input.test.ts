@@ -3,8 +3,8 @@
 // never throws, never answers 5xx to a client's mistake, and runs a handler only for a delivery
 // signed with an active secret inside the timestamp tolerance.
 import { createHash } from 'node:crypto'
-import { createReceiver, ERRORS, type Receiver, silentLogger } from '@ringhook/core'
-import type { WebhookRequest } from '@ringhook/core/adapter'
+import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
+import { ERRORS, type WebhookRequest } from '@ringhook/core/adapter'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { histogram, observe } from './observations.js'

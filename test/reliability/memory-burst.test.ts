@@ -2,7 +2,8 @@
 // distinct signed deliveries far beyond its budget must never make it refuse honest traffic (the
 // service retries only at 1, 5 and 30 s), nor forget that an early delivery was handled.
 import { createServer } from 'node:http'
-import { createMemoryStore, createReceiver, vibe } from '@ringhook/core'
+import { createReceiver, vibe } from '@ringhook/core'
+import { createMemoryStore } from '@ringhook/core/store'
 import { ringhook } from '@ringhook/node'
 import { afterAll, expect, it } from 'vitest'
 import { listen, type Mounted } from '../conformance/adapters.js'

@@ -3,16 +3,9 @@
 // the limits a public endpoint needs are on by default and cannot be switched off by accident.
 import { createServer } from 'node:http'
 import { Writable } from 'node:stream'
-import {
-  consoleLogger,
-  createReceiver,
-  type Logger,
-  type ReceiverOptions,
-  RinghookConfigError,
-  signWebhook,
-  vibe,
-} from '@ringhook/core'
-import { hmacEngine } from '@ringhook/core/adapter'
+import { createReceiver, type Logger, type ReceiverOptions, RinghookConfigError, vibe } from '@ringhook/core'
+import { consoleLogger } from '@ringhook/core/adapter'
+import { hmacEngine, signWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it, vi } from 'vitest'

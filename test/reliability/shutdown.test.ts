@@ -5,15 +5,9 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { setImmediate as tick } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import {
-  createMemoryStore,
-  createReceiver,
-  type DedupStore,
-  type Receiver,
-  type ReceiverOptions,
-  RinghookConfigError,
-  signWebhook,
-} from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, RinghookConfigError } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
+import { createMemoryStore, type DedupStore } from '@ringhook/core/store'
 import { closeGracefully } from '@ringhook/node'
 import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { adapters, type Mounted } from '../conformance/adapters.js'

@@ -3,8 +3,7 @@
 // valid UTF-8) and some are long; secrets are arbitrary Unicode.
 import { spawnSync } from 'node:child_process'
 import { createHash, randomBytes } from 'node:crypto'
-import { signWebhook, verifyWebhook } from '@ringhook/core'
-import { hmacEngine, webCryptoHmac } from '@ringhook/core/adapter'
+import { hmacEngine, signWebhook, verifyWebhook, webCryptoHmac } from '@ringhook/core/signature'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { observe } from './observations.js'

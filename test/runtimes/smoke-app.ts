@@ -2,7 +2,7 @@
 // exactly what users install.
 
 import { createReceiver, type Receiver, silentLogger, vibe } from '@ringhook/core'
-import { hmacEngine } from '@ringhook/core/adapter'
+import { hmacEngine } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 

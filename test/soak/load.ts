@@ -4,7 +4,7 @@
 // their acknowledgement; the rest are forged, tampered with or stale. Everything sent and every
 // answer is counted, so the runner can hold the server's handler counts against it.
 import { randomUUID } from 'node:crypto'
-import { signWebhook } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 
 export interface LoadOptions {
   url: string

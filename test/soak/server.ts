@@ -4,7 +4,8 @@
 // a full GC on request, and on SIGTERM shuts down the way the examples do, then reports its counts.
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createMemoryStore, createReceiver, type Receiver, silentLogger } from '@ringhook/core'
+import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
+import { createMemoryStore } from '@ringhook/core/store'
 
 export type AdapterName = 'node' | 'express' | 'hono' | 'fetch'
 

@@ -1,7 +1,7 @@
 // The contract every dedup store keeps, because the receiver relies on nothing else. A store is
 // used as two "instances" sharing state: one object in memory, two connections to one Redis.
 import { randomUUID } from 'node:crypto'
-import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core'
+import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core/store'
 import { expect, it } from 'vitest'
 import { poll } from '../redis/support/poll.js'
 

@@ -1,6 +1,6 @@
 // One contract suite, run against the in-memory store, the Redis store (ioredis) and the two
 // Postgres stores; the node-redis binding runs it too, in packages/redis/test.
-import { createMemoryStore } from '@ringhook/core'
+import { createMemoryStore } from '@ringhook/core/store'
 import { createPostgresInbox, createPostgresStore, type PostgresInbox } from '@ringhook/postgres'
 import { createRedisStore } from '@ringhook/redis'
 import type { Redis } from 'ioredis'

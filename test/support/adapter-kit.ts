@@ -2,7 +2,8 @@
 // body only verifies as the exact bytes sent, a logger that keeps what the developer is told, and
 // requests the receiver refuses from their head alone.
 import { connect } from 'node:net'
-import { createReceiver, type Logger, type ReceiverOptions, signWebhook, silentLogger, vibe } from '@ringhook/core'
+import { createReceiver, type Logger, type ReceiverOptions, silentLogger, vibe } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 
 export const SECRET = 'whsec_adapter_test'
 

@@ -1,4 +1,4 @@
-import { signWebhook } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 
 /** Seconds of the fixed clock the conformance receivers run on. */
 export const NOW_S = 1_790_000_000

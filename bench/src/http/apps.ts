@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-metrics'
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base'
-import type { DedupStore, Instrumentation, Receiver } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import type { Instrumentation } from '@ringhook/core/adapter'
+import type { DedupStore } from '@ringhook/core/store'
 import type { Hono } from 'hono'
 import { handRolledReceive } from '../baseline.js'
 import { SECRET } from '../fixtures.js'
@@ -35,7 +37,10 @@ const DEDUP_TTL_MS = 10_000
 const BENCH_STORE_BYTES = 256 * 1024 * 1024
 
 async function receiver(store?: DedupStore, instrumentation?: Instrumentation): Promise<Receiver> {
-  const { createMemoryStore, createReceiver, silentLogger } = await import('@ringhook/core')
+  const [{ createReceiver, silentLogger }, { createMemoryStore }] = await Promise.all([
+    import('@ringhook/core'),
+    import('@ringhook/core/store'),
+  ])
   // Short lifetimes keep the shared Redis small, and the memory store's entries few (DEDUP_TTL_MS).
   const dedup = { completedTtlMs: store ? 60_000 : DEDUP_TTL_MS }
   const created = createReceiver({

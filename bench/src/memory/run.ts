@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process'
-import { createMemoryStore, type DedupStore } from '@ringhook/core'
+import { createMemoryStore, type DedupStore } from '@ringhook/core/store'
 import { createPostgresInbox, createPostgresStore, migrate } from '@ringhook/postgres'
 import { createRedisStore } from '@ringhook/redis'
 import { Redis } from 'ioredis'

@@ -4,7 +4,7 @@
  * reply), 110 a second on a clock of its own (the default budget holds a 15-minute window at that
  * rate), and reports memory after a full GC at checkpoints. Sends one GrowthReport over IPC.
  */
-import { createMemoryStore, type MemoryStore } from '@ringhook/core'
+import { createMemoryStore, type MemoryStore } from '@ringhook/core/store'
 
 export interface Checkpoint {
   ids: number

@@ -1,5 +1,7 @@
 import { Webhooks } from '@octokit/webhooks'
-import { createMemoryStore, createReceiver, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
+import { createReceiver, silentLogger, vibe } from '@ringhook/core'
+import { verifyWebhook } from '@ringhook/core/signature'
+import { createMemoryStore } from '@ringhook/core/store'
 import { Webhook } from 'standardwebhooks'
 import Stripe from 'stripe'
 import { handRolledReceive, handRolledVerify, isAuthentic } from '../baseline.js'

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { finished } from 'node:stream/promises'
-import { characterCount, createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { characterCount } from '@ringhook/core/api'
 import { ringhook } from '@ringhook/fastify'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { characterCount, createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { characterCount } from '@ringhook/core/api'
 import { ringhook } from '@ringhook/h3'
 import { H3, type H3Event, HTTPError, type Middleware } from 'h3'
 

@@ -1,4 +1,5 @@
-import { characterCount, createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { characterCount } from '@ringhook/core/api'
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'

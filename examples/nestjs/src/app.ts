@@ -4,7 +4,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { BadRequestException, Body, Controller, Get, Inject, Module, Post } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core'
 import type { NestExpressApplication } from '@nestjs/platform-express'
-import { characterCount, createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { characterCount } from '@ringhook/core/api'
 import { ringhook } from '@ringhook/nestjs'
 
 /** The Nest app, and its receiver (for a graceful shutdown). */

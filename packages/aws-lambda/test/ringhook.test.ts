@@ -1,4 +1,5 @@
-import { createReceiver, type Logger, type ReceiverOptions, signWebhook, vibe } from '@ringhook/core'
+import { createReceiver, type Logger, type ReceiverOptions, vibe } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 import type { ALBHandler, APIGatewayProxyHandler, APIGatewayProxyHandlerV2, LambdaFunctionURLHandler } from 'aws-lambda'
 import { describe, expect, it } from 'vitest'
 import { type LambdaHttpEvent, type LambdaHttpResult, ringhook } from '../src/index.js'

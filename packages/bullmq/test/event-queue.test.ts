@@ -1,6 +1,7 @@
 import { createEventQueue, EnqueueError, fromJobData, jobIdFor } from '@ringhook/bullmq'
-import { createReceiver, defaultDedupKey, RinghookConfigError, silentLogger } from '@ringhook/core'
+import { createReceiver, RinghookConfigError, silentLogger } from '@ringhook/core'
 import { parseEvent } from '@ringhook/core/api'
+import { defaultDedupKey } from '@ringhook/core/store'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { queuePrefix } from '../../../test/queue/support/queue.js'

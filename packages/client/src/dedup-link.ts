@@ -1,5 +1,6 @@
-import { type DedupKeyFn, type DedupStore, dedupKeyFor, type Logger, type WebhookEvent } from '@ringhook/core'
+import type { Logger, WebhookEvent } from '@ringhook/core'
 import { ACK_BODY } from '@ringhook/core/api'
+import { type DedupKeyFn, type DedupStore, dedupKeyFor } from '@ringhook/core/store'
 
 /** Links the client to a webhook receiver's dedup store; see "Exactly once across channels" in the README. */
 export interface DedupLinkOptions {

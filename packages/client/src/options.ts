@@ -1,4 +1,5 @@
-import { consoleLogger, type Logger, RinghookConfigError } from '@ringhook/core'
+import { type Logger, RinghookConfigError } from '@ringhook/core'
+import { consoleLogger } from '@ringhook/core/adapter'
 import { type Clock, systemClock } from './clock.js'
 import type { DedupLinkOptions } from './dedup-link.js'
 import type { ClientInstrumentation } from './instrumentation.js'

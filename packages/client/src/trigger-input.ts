@@ -1,5 +1,9 @@
-import type { VibePayload } from '@ringhook/core'
-import { serviceTriggerRequestSchema, type TriggerRequest, triggerRequestSchema } from '@ringhook/core/api'
+import {
+  serviceTriggerRequestSchema,
+  type TriggerRequest,
+  triggerRequestSchema,
+  type VibePayload,
+} from '@ringhook/core/api'
 import { ValidationError } from './errors.js'
 import { issuesOf, parseInput } from './validate.js'
 

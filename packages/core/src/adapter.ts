@@ -1,17 +1,20 @@
 /**
  * What an adapter translates between: its framework's request and response and the receiver's,
- * and what an instrumentation (`@ringhook/otel`) observes of each delivery. Apps do not need it.
+ * and what an instrumentation (`@ringhook/otel`) observes of each delivery. Also what other packages
+ * built on the core share with it: the receiver's resolved options and lifecycle types, the error
+ * codes' table and the default logger. Apps do not need it.
  *
  * @packageDocumentation
  */
 export type { Awaitable } from './awaitable.js'
-/** The HMAC engine this runtime uses (node:crypto or Web Crypto): for runtime diagnostics and tests. */
-export { type HmacEngine, hmacEngine, webCryptoHmac } from './crypto/hmac.js'
+export { ERRORS } from './errors.js'
+export { consoleLogger, type LogFn } from './logger.js'
 export { beginArrival } from './receiver/arrival.js'
 export type { BodyInput, BodyReader, BodyResult, FetchBody } from './receiver/body.js'
+export { closesConnection } from './receiver/closes-connection.js'
 export { bodyConsumed, fetchBodyGone } from './receiver/consumed.js'
 export { bodyDeadlines, type Deadline, type Deadlines } from './receiver/deadlines.js'
-export { fromFetchRequest, toFetchResponse } from './receiver/fetch.js'
+export { toFetchResponse } from './receiver/fetch.js'
 export type {
   ClaimOutcome,
   DeliveryObserver,
@@ -19,13 +22,9 @@ export type {
   Instrumentation,
   SettleOperation,
 } from './receiver/instrumentation.js'
+export type { CloseOptions, CloseResult } from './receiver/lifecycle.js'
+export type { ResolvedOptions } from './receiver/options.js'
 export type { HandleHooks, WebhookRequest } from './receiver/request.js'
 export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
 export { readsBody } from './receiver/unread.js'
-export {
-  getHeader,
-  type HeaderInput,
-  SIGNATURE_HEADER,
-  SIGNATURE_PREFIX,
-  TIMESTAMP_HEADER,
-} from './signature/headers.js'
+export { getHeader, type HeaderInput } from './signature/headers.js'

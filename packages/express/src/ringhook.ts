@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Receiver } from '@ringhook/core'
-import { fromNodeRequest, writeResponse } from '@ringhook/node'
+import { toWebhookRequest, writeResponse } from '@ringhook/node'
 
 /** The request as ringhook reads it; Express's `Request` fits (and Express 4's). */
 export type ExpressRequest = IncomingMessage & {
@@ -31,7 +31,7 @@ export type RinghookHandler = (request: ExpressRequest, response: ServerResponse
 export function ringhook(receiver: Receiver): RinghookHandler {
   return function ringhookExpress(request, response, next) {
     receiver
-      .handle(fromNodeRequest(request))
+      .handle(toWebhookRequest(request))
       .then((result) => writeResponse(response, result))
       .catch(next)
   }

@@ -5,4 +5,4 @@
  * @packageDocumentation
  * @document ../README.md
  */
-export { type RinghookPluginOptions, ringhook } from './ringhook.js'
+export { type RinghookOptions, ringhook } from './ringhook.js'

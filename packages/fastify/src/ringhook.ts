@@ -1,6 +1,6 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
-import { beginArrival, bodyConsumed, readsBody, type WebhookRequest } from '@ringhook/core/adapter'
-import { fromNodeRequest, ReadBody, StreamBody } from '@ringhook/node'
+import { beginArrival, bodyConsumed, closesConnection, readsBody, type WebhookRequest } from '@ringhook/core/adapter'
+import { ReadBody, StreamBody, toWebhookRequest as toNodeWebhookRequest } from '@ringhook/node'
 import type {
   FastifyContentTypeParser,
   FastifyPluginCallback,
@@ -11,7 +11,7 @@ import type {
 } from 'fastify'
 
 /** Where the plugin's route is. */
-export interface RinghookPluginOptions {
+export interface RinghookOptions {
   /** The route webhooks are posted to, under the prefix the plugin is registered with. Default `/webhooks`. */
   path?: string
 }
@@ -32,7 +32,7 @@ const BODY_CONSUMED_FIX = bodyConsumed(
  * const app = Fastify()
  * app.register(ringhook(receiver)) // POST /webhooks
  */
-export function ringhook(receiver: Receiver, options: RinghookPluginOptions = {}): FastifyPluginCallback {
+export function ringhook(receiver: Receiver, options: RinghookOptions = {}): FastifyPluginCallback {
   const path = options.path ?? '/webhooks'
   return function ringhookFastify(fastify, _options, done) {
     const bodyLimit = fastify.initialConfig.bodyLimit ?? Number.POSITIVE_INFINITY
@@ -90,9 +90,7 @@ function respond(receiver: Receiver, request: FastifyRequest, reply: FastifyRepl
   const { raw } = request
   void receiver.handle(toWebhookRequest(request)).then((result) => {
     try {
-      // The receiver stopped reading a body (too large, too slow) that may still be arriving: close
-      // the connection after the answer rather than let Node read the rest of it.
-      if (raw.complete === false) reply.header('connection', 'close')
+      if (closesConnection(raw)) reply.header('connection', 'close')
       reply.code(result.status).headers(result.headers).send(result.body)
     } catch (error) {
       // Fastify answers it with its error handler, as it would a handler's throw.
@@ -107,7 +105,7 @@ function respond(receiver: Receiver, request: FastifyRequest, reply: FastifyRepl
  */
 function toWebhookRequest({ raw, body }: FastifyRequest): WebhookRequest {
   if (body instanceof ReadBody) return { method: raw.method ?? 'GET', headers: raw.headers, rawBody: body }
-  const request = fromNodeRequest(raw)
+  const request = toNodeWebhookRequest(raw)
   return request.bodyAlreadyParsed ? { ...request, bodyAlreadyParsed: BODY_CONSUMED_FIX } : request
 }
 

@@ -1,5 +1,11 @@
 import type { Receiver } from '@ringhook/core'
-import { bodyConsumed, fetchBodyGone, toFetchResponse, type WebhookRequest } from '@ringhook/core/adapter'
+import {
+  bodyConsumed,
+  closesConnection,
+  fetchBodyGone,
+  toFetchResponse,
+  type WebhookRequest,
+} from '@ringhook/core/adapter'
 import type { H3Event } from 'h3'
 
 /** An h3 handler, usable with `app.post()`, `app.all()` and Nitro's `defineHandler`. */
@@ -31,9 +37,7 @@ export function ringhook(receiver: Receiver): RinghookHandler {
       : { method: req.method, headers: req.headers, rawBody: req }
     return receiver.handle(request, { waitUntil: (promise) => event.waitUntil(promise) }).then((result) => {
       const response = toFetchResponse(result)
-      // On Node, a body the receiver stopped reading (too large, too slow) may still be arriving:
-      // close the connection after the answer, or Node keeps the socket open for the rest of it.
-      if (event.runtime?.node?.req.complete === false) response.headers.set('connection', 'close')
+      if (closesConnection(event.runtime?.node?.req)) response.headers.set('connection', 'close')
       return response
     })
   }

@@ -1,10 +1,10 @@
 import type { Receiver } from '@ringhook/core'
-import { bodyConsumed, type WebhookRequest } from '@ringhook/core/adapter'
+import { bodyConsumed, closesConnection, type WebhookRequest } from '@ringhook/core/adapter'
 import { StreamBody } from '@ringhook/node'
 import type { Context, Middleware, Next } from 'koa'
 
 /** Which path the middleware answers. */
-export interface RinghookMiddlewareOptions {
+export interface RinghookOptions {
   /** The path webhooks are posted to; requests to other paths go on to `next`. Default `/webhooks`. */
   path?: string
 }
@@ -26,16 +26,14 @@ const BODY_PARSED_FIX = bodyConsumed(
  * const app = new Koa()
  * app.use(ringhook(receiver)) // POST /webhooks, above app.use(bodyParser())
  */
-export function ringhook(receiver: Receiver, options: RinghookMiddlewareOptions = {}): Middleware {
+export function ringhook(receiver: Receiver, options: RinghookOptions = {}): Middleware {
   const path = options.path ?? '/webhooks'
   return async function ringhookKoa(ctx: Context, next: Next) {
     if (ctx.path !== path) return next()
     const result = await receiver.handle(toWebhookRequest(ctx))
     // Headers first: a body set on a response without a content type would be labelled text/plain.
     ctx.set(result.headers)
-    // The receiver stopped reading a body (too large, too slow) that may still be arriving: close
-    // the connection after the answer rather than let Node read the rest of it.
-    if (ctx.req.complete === false) ctx.set('connection', 'close')
+    if (closesConnection(ctx.req)) ctx.set('connection', 'close')
     ctx.status = result.status
     ctx.body = result.body
   }

@@ -9,6 +9,6 @@ export {
   RINGHOOK_RECEIVER,
   RinghookModule,
   type RinghookModuleAsyncOptions,
-  type RinghookRouteOptions,
+  type RinghookOptions,
   ringhook,
 } from './ringhook-module.js'

@@ -10,13 +10,13 @@ export const RINGHOOK_RECEIVER = Symbol.for('@ringhook/nestjs:receiver')
 const ROUTE = Symbol.for('@ringhook/nestjs:route')
 
 /** Where the module's route is. */
-export interface RinghookRouteOptions {
+export interface RinghookOptions {
   /** The path webhooks are posted to, from the server's root (no global prefix). Default `/webhooks`. */
   path?: string
 }
 
 /** How {@link RinghookModule.forRootAsync} builds the receiver, and where its route is. */
-export interface RinghookModuleAsyncOptions extends RinghookRouteOptions, Pick<ModuleMetadata, 'imports'> {
+export interface RinghookModuleAsyncOptions extends RinghookOptions, Pick<ModuleMetadata, 'imports'> {
   /** Creates the receiver, with the providers named in `inject` (a config service, say). */
   useFactory: (...deps: never[]) => Receiver | Promise<Receiver>
   /** The providers `useFactory` is called with, in order: tokens or classes. */
@@ -33,7 +33,7 @@ export interface RinghookModuleAsyncOptions extends RinghookRouteOptions, Pick<M
 // biome-ignore lint/complexity/noStaticOnlyClass: a Nest module is a class, configured by its static forRoot methods.
 export class RinghookModule {
   /** The module for a receiver created outside Nest's container. */
-  static forRoot(options: RinghookRouteOptions & { receiver: Receiver }): DynamicModule {
+  static forRoot(options: RinghookOptions & { receiver: Receiver }): DynamicModule {
     return moduleFor(options, { provide: RINGHOOK_RECEIVER, useValue: options.receiver })
   }
 
@@ -45,7 +45,7 @@ export class RinghookModule {
 }
 
 /** The receiver's provider, and one that adds the route while the app is being created. */
-function moduleFor(options: RinghookRouteOptions, receiver: Provider): DynamicModule {
+function moduleFor(options: RinghookOptions, receiver: Provider): DynamicModule {
   const path = options.path ?? '/webhooks'
   const route: Provider = {
     provide: ROUTE,
@@ -62,7 +62,7 @@ function moduleFor(options: RinghookRouteOptions, receiver: Provider): DynamicMo
  * @Module({ imports: [ringhook(receiver)] }) // POST /webhooks
  * class AppModule {}
  */
-export function ringhook(receiver: Receiver, options: RinghookRouteOptions = {}): DynamicModule {
+export function ringhook(receiver: Receiver, options: RinghookOptions = {}): DynamicModule {
   return RinghookModule.forRoot({ ...options, receiver })
 }
 

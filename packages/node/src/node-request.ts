@@ -36,10 +36,10 @@ const BODY_PARSED_FIX = bodyConsumed(
  * @example
  * import { createServer } from 'node:http'
  * createServer((req, res) => {
- *   receiver.handle(fromNodeRequest(req)).then(({ status, headers, body }) => res.writeHead(status, headers).end(body))
+ *   receiver.handle(toWebhookRequest(req)).then(({ status, headers, body }) => res.writeHead(status, headers).end(body))
  * })
  */
-export function fromNodeRequest(request: NodeStyleRequest): WebhookRequest {
+export function toWebhookRequest(request: NodeStyleRequest): WebhookRequest {
   // The usual case first: a Node stream nobody has read, so no parser can have left anything.
   // (Looking up `body` and `rawBody`, absent from IncomingMessage, costs more than the rest.)
   if (request.readableEnded === false)

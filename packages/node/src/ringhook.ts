@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Receiver } from '@ringhook/core'
-import { errorResponse, type WebhookResponse } from '@ringhook/core/adapter'
-import { fromNodeRequest } from './node-request.js'
+import { closesConnection, errorResponse, type WebhookResponse } from '@ringhook/core/adapter'
+import { toWebhookRequest } from './node-request.js'
 
 /** Which path the middleware answers. */
-export interface NodeMiddlewareOptions {
+export interface RinghookOptions {
   /** The path webhooks are posted to; other paths go to `next`. Default `/webhooks`. */
   path?: string
 }
@@ -22,7 +22,7 @@ export type NodeMiddleware = (request: IncomingMessage, response: ServerResponse
  * import { createServer } from 'node:http'
  * createServer(ringhook(receiver, { path: '/webhooks' })).listen(3000)
  */
-export function ringhook(receiver: Receiver, options: NodeMiddlewareOptions = {}): NodeMiddleware {
+export function ringhook(receiver: Receiver, options: RinghookOptions = {}): NodeMiddleware {
   const path = options.path ?? '/webhooks'
   return function ringhookNodeMiddleware(request, response, next) {
     if (pathOf(request.url) !== path) {
@@ -31,18 +31,18 @@ export function ringhook(receiver: Receiver, options: NodeMiddlewareOptions = {}
       return
     }
     // The same reading as Express: raw bytes a parser kept are used, a consumed body is reported.
-    void receiver.handle(fromNodeRequest(request)).then((result) => writeResponse(response, result))
+    void receiver.handle(toWebhookRequest(request)).then((result) => writeResponse(response, result))
   }
 }
 
 /** Writes the core's response; a client that already left is not an error worth throwing. */
 export function writeResponse(response: ServerResponse, result: WebhookResponse): void {
   if (response.headersSent || response.destroyed) return
-  // The receiver stopped reading a body (too large, too slow, not JSON) that may still be arriving:
-  // close the connection after the answer, or Node keeps the socket open for the rest of it.
-  const unread = response.req?.complete === false
   response
-    .writeHead(result.status, unread ? { ...result.headers, connection: 'close' } : result.headers)
+    .writeHead(
+      result.status,
+      closesConnection(response.req) ? { ...result.headers, connection: 'close' } : result.headers,
+    )
     .end(result.body)
 }
 

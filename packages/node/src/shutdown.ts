@@ -1,5 +1,6 @@
 import { Server as NetServer } from 'node:net'
-import type { CloseOptions, CloseResult, Receiver } from '@ringhook/core'
+import type { Receiver } from '@ringhook/core'
+import type { CloseOptions, CloseResult } from '@ringhook/core/adapter'
 
 /** Node's default `server.keepAliveTimeout`, for servers that do not say theirs. */
 const DEFAULT_KEEP_ALIVE_MS = 5000

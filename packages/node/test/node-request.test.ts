@@ -2,7 +2,7 @@ import { Readable } from 'node:stream'
 import { createReceiver, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
 import { gestureReceiver, signedGesture } from '../../../test/support/adapter-kit.js'
-import { fromNodeRequest, type NodeStyleRequest, ReadBody, StreamBody } from '../src/index.js'
+import { type NodeStyleRequest, ReadBody, StreamBody, toWebhookRequest } from '../src/index.js'
 
 const headers = { 'content-type': 'application/json' }
 
@@ -13,9 +13,9 @@ async function nodeRequest(extra: Partial<NodeStyleRequest>, consumed = false) {
   return stream as unknown as NodeStyleRequest
 }
 
-describe('fromNodeRequest', () => {
+describe('toWebhookRequest', () => {
   it('streams the body when nothing read it', async () => {
-    const body = fromNodeRequest(await nodeRequest({})).rawBody
+    const body = toWebhookRequest(await nodeRequest({})).rawBody
     expect(body).toBeInstanceOf(StreamBody)
     const read = await (body as StreamBody).readBody(1024, 1000)
     expect(read.ok && Buffer.from(read.bytes).toString()).toBe('{"from":"stream"}')
@@ -56,22 +56,22 @@ describe('fromNodeRequest', () => {
 
   it('prefers raw bytes a verify hook kept in req.rawBody', async () => {
     const kept = Buffer.from('{"kept":true}')
-    expect(fromNodeRequest(await nodeRequest({ rawBody: kept, body: { kept: true } }, true)).rawBody).toBe(kept)
+    expect(toWebhookRequest(await nodeRequest({ rawBody: kept, body: { kept: true } }, true)).rawBody).toBe(kept)
   })
 
   it('uses a Buffer express.raw() left in req.body', async () => {
     const kept = Buffer.from('{"raw":true}')
-    expect(fromNodeRequest(await nodeRequest({ body: kept }, true)).rawBody).toBe(kept)
+    expect(toWebhookRequest(await nodeRequest({ body: kept }, true)).rawBody).toBe(kept)
   })
 
   it('reports a body a parser consumed without keeping the bytes', async () => {
-    const request = fromNodeRequest(await nodeRequest({ body: { parsed: true } }, true))
+    const request = toWebhookRequest(await nodeRequest({ body: { parsed: true } }, true))
     expect(request.rawBody).toBeNull()
     expect(request.bodyAlreadyParsed).toContain('express.json({ verify')
   })
 
   it('still streams when a parser only set an empty req.body placeholder', async () => {
-    expect(fromNodeRequest(await nodeRequest({ body: {} })).rawBody).toBeInstanceOf(StreamBody)
+    expect(toWebhookRequest(await nodeRequest({ body: {} })).rawBody).toBeInstanceOf(StreamBody)
   })
 
   it('is answered 500 body_already_parsed by the receiver, with the fix logged', async () => {
@@ -80,7 +80,7 @@ describe('fromNodeRequest', () => {
       secret: 'whsec_x',
       logger: { ...silentLogger, error: (_fields, message) => void logged.push(message) },
     })
-    const response = await receiver.handle(fromNodeRequest(await nodeRequest({ body: {} }, true)))
+    const response = await receiver.handle(toWebhookRequest(await nodeRequest({ body: {} }, true)))
     expect(response.status).toBe(500)
     expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'body_already_parsed' } })
     expect(logged).toEqual([expect.stringContaining('Mount ringhook before the parser')])

@@ -8,7 +8,6 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api'
-import type { VerifyResult } from '@ringhook/core'
 import type {
   ClaimOutcome,
   DeliveryObserver,
@@ -16,6 +15,7 @@ import type {
   SettleOperation,
   WebhookRequest,
 } from '@ringhook/core/adapter'
+import type { VerifyResult } from '@ringhook/core/signature'
 import { ATTR } from './attributes.js'
 import { headerGetter, httpMethod } from './headers.js'
 import { keyHash } from './key-hash.js'

@@ -1,4 +1,4 @@
-import type { Instrumentation } from '@ringhook/core'
+import type { Instrumentation } from '@ringhook/core/adapter'
 import { DeliveryTelemetry } from './delivery-telemetry.js'
 import { lazyInstruments, type OtelOptions, tracerFor } from './options.js'
 import { receiverMetrics } from './receiver-metrics.js'

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import { context, metrics, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api'
-import { createReceiver, type Receiver, type ReceiverOptions, signWebhook, silentLogger } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, silentLogger } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { listen, type Mounted } from '../../../test/conformance/adapters.js'

@@ -1,4 +1,5 @@
-import { createReceiver, type DedupStore, silentLogger } from '@ringhook/core'
+import { createReceiver, silentLogger } from '@ringhook/core'
+import type { DedupStore } from '@ringhook/core/store'
 import { createRedisStore } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'

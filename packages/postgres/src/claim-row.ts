@@ -1,4 +1,4 @@
-import type { ClaimResult } from '@ringhook/core'
+import type { ClaimResult } from '@ringhook/core/store'
 import { PostgresStoreError } from './errors.js'
 
 /** What the claim statement returns. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core'
+import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core/store'
 import { type ClaimRow, toClaim } from './claim-row.js'
 import type { PoolLike } from './client.js'
 import { milliseconds, type PostgresStoreOptions, resolveOptions } from './options.js'

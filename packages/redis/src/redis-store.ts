@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { type ClaimResult, type DedupStore, RinghookConfigError, type StoredReply } from '@ringhook/core'
+import { RinghookConfigError } from '@ringhook/core'
+import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core/store'
 import { isScriptClient, type RedisScriptClient, runScript } from './client.js'
 import { RedisStoreError } from './errors.js'
 import { CLAIM, COMPLETE, HOLD, RELEASE, type RedisScript } from './scripts.js'

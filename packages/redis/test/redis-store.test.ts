@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import { type ClaimResult, RinghookConfigError } from '@ringhook/core'
+import { RinghookConfigError } from '@ringhook/core'
+import type { ClaimResult } from '@ringhook/core/store'
 import { createRedisStore, DEFAULT_PREFIX, type RedisScriptClient, RedisStoreError } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

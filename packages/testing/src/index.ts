@@ -13,6 +13,12 @@ export {
   type EventOverrides,
   events,
 } from './factories.js'
-export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
+export { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
 export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
-export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'
+export {
+  type SignEventOptions,
+  type SignedWebhook,
+  type SignWebhookOptions,
+  signEvent,
+  signWebhook,
+} from './sign.js'

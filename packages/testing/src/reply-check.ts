@@ -1,5 +1,4 @@
-import type { GestureReply, VibePayload } from '@ringhook/core'
-import { describeIssues, gestureReplySchema } from '@ringhook/core/api'
+import { describeIssues, type GestureReply, gestureReplySchema, type VibePayload } from '@ringhook/core/api'
 
 /** What a receiver's answer to a gesture means for the ring. */
 export type GestureReplyCheck =
@@ -21,9 +20,6 @@ export type GestureReplyCheck =
       /** Every broken rule in one line, `path: message; path: message`. */
       rule: string
     }
-
-/** Lists a zod error's issues as `path: message`, one per rule broken (the core's wording, re-exported). */
-export { describeIssues }
 
 /**
  * Checks a gesture reply body the way the service does before it vibrates the ring:

@@ -1,6 +1,6 @@
 import { type AnswerExplanation, explainAnswer } from './explain.js'
 import { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
-import { signWebhook } from './sign.js'
+import { signEvent } from './sign.js'
 
 /** How {@link sendWebhook} signs and sends. */
 export interface SendWebhookOptions {
@@ -48,7 +48,7 @@ export async function sendWebhook(
   event: unknown,
   options: SendWebhookOptions,
 ): Promise<SendWebhookResult> {
-  const { body, headers } = await signWebhook({
+  const { body, headers } = await signEvent({
     secret: options.secret,
     payload: event,
     ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),

@@ -1,7 +1,7 @@
-import { signWebhook as signBody } from '@ringhook/core'
+import { signWebhook as signBody } from '@ringhook/core/signature'
 
-/** What {@link signWebhook} signs, with which secret, at what time. */
-export interface SignWebhookOptions {
+/** What {@link signEvent} signs, with which secret, at what time. */
+export interface SignEventOptions {
   /** The app's webhook secret. */
   secret: string
   /** The webhook payload: an object (serialised with `JSON.stringify`) or the exact JSON text to send. */
@@ -23,16 +23,32 @@ export interface SignedWebhook {
 }
 
 /**
- * Signs a webhook exactly as the service does, for an app's own tests.
+ * Signs an event exactly as the service does, for an app's own tests: the payload is serialised,
+ * and the body, its headers and signature come back ready to send. (`signWebhook` in
+ * `@ringhook/core/signature` signs a body you already have.)
  *
  * @example
- * const { body, headers } = await signWebhook({ secret, payload: events.gesture() })
+ * const { body, headers } = await signEvent({ secret, payload: events.gesture() })
  * const response = await fetch('http://127.0.0.1:3000/webhooks', { method: 'POST', headers, body })
  */
-export async function signWebhook(options: SignWebhookOptions): Promise<SignedWebhook> {
+export async function signEvent(options: SignEventOptions): Promise<SignedWebhook> {
   const body = typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload)
   const timestamp =
     options.timestamp instanceof Date ? Math.floor(options.timestamp.getTime() / 1000) : options.timestamp
   const signed = await signBody({ secret: options.secret, body, ...(timestamp === undefined ? {} : { timestamp }) })
   return { body, headers: signed.headers, signature: signed.signature, timestamp: signed.timestamp }
 }
+
+/**
+ * The old name of {@link SignEventOptions}.
+ *
+ * @deprecated Use `SignEventOptions`; this name goes in the next minor version.
+ */
+export type SignWebhookOptions = SignEventOptions
+
+/**
+ * The old name of {@link signEvent}, which shared its name with `@ringhook/core`'s `signWebhook({ secret, body })`.
+ *
+ * @deprecated Use `signEvent`; this name goes in the next minor version.
+ */
+export const signWebhook: typeof signEvent = signEvent

@@ -1,17 +1,18 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createReceiver, EVENT_NAMES, silentLogger, verifyWebhook, vibe } from '@ringhook/core'
-import { webhookEventSchema } from '@ringhook/core/api'
+import { createReceiver, silentLogger, vibe } from '@ringhook/core'
+import { EVENT_NAMES, webhookEventSchema } from '@ringhook/core/api'
+import { verifyWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkGestureReply, createEvent, events, sendWebhook, signWebhook } from '../src/index.js'
+import { checkGestureReply, createEvent, events, sendWebhook, signEvent } from '../src/index.js'
 
 const secret = 'whsec_helpers'
 
-describe('signWebhook', () => {
+describe('signEvent', () => {
   it('signs the serialised payload so core verifies it', async () => {
     const payload = events.gesture({ gesture_type: 'double_tap' })
-    const { body, headers, signature, timestamp } = await signWebhook({ secret, payload })
+    const { body, headers, signature, timestamp } = await signEvent({ secret, payload })
     expect(body).toBe(JSON.stringify(payload))
     expect(headers['x-service-signature']).toBe(signature)
     expect(headers['x-service-timestamp']).toBe(timestamp)
@@ -20,7 +21,7 @@ describe('signWebhook', () => {
 
   it('signs a string payload as given and takes a Date timestamp', async () => {
     const text = '{"event":"app.installed" }'
-    const signed = await signWebhook({ secret, payload: text, timestamp: new Date(1_700_000_000_500) })
+    const signed = await signEvent({ secret, payload: text, timestamp: new Date(1_700_000_000_500) })
     expect(signed.body).toBe(text)
     expect(signed.timestamp).toBe('1700000000')
   })

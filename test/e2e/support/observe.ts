@@ -1,4 +1,5 @@
-import type { LogFn, Logger, Receiver } from '@ringhook/core'
+import type { Logger, Receiver } from '@ringhook/core'
+import type { LogFn } from '@ringhook/core/adapter'
 import type { LogEntry, Simulator } from '@ringhook/testing/simulator'
 
 /** One handler run the test saw on an example's receiver. */

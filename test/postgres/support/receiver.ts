@@ -1,6 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createReceiver, type DedupStore, type Receiver, silentLogger } from '@ringhook/core'
+import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
+import type { DedupStore } from '@ringhook/core/store'
 import { ringhook } from '@ringhook/node'
 import { NOW_MS, SECRET } from '../../support/events.js'
 

@@ -1,5 +1,5 @@
 import { applyOnce, type JobContext } from '@ringhook/bullmq'
-import type { NotificationRespondedEvent } from '@ringhook/core'
+import type { NotificationRespondedEvent } from '@ringhook/core/api'
 import type { Redis } from 'ioredis'
 
 /** Where a test's handler effects are kept: one list entry per effect applied. */

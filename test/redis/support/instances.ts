@@ -2,14 +2,14 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import {
   createReceiver,
-  type DedupStore,
-  type GestureEvent,
   type Receiver,
   type ReceiverOptions,
   type RinghookError,
   silentLogger,
   vibe,
 } from '@ringhook/core'
+import type { GestureEvent } from '@ringhook/core/api'
+import type { DedupStore } from '@ringhook/core/store'
 import { ringhook } from '@ringhook/node'
 import { NOW_MS, SECRET } from '../../support/events.js'
 

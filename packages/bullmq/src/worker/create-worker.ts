@@ -1,4 +1,5 @@
-import { consoleLogger, type EventName, type Logger, RinghookConfigError, RinghookError } from '@ringhook/core'
+import { type EventName, type Logger, RinghookConfigError, RinghookError } from '@ringhook/core'
+import { consoleLogger } from '@ringhook/core/adapter'
 import { Worker as BullWorker, type ConnectionOptions, type Job, UnrecoverableError } from 'bullmq'
 import { type Connection, workerConnection } from '../connection.js'
 import type { QueueInstrumentation } from '../instrumentation.js'

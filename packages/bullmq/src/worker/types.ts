@@ -1,12 +1,5 @@
-import type {
-  Awaitable,
-  EventName,
-  EventOf,
-  HandlerContext,
-  RinghookError,
-  UnknownEvent,
-  WebhookEvent,
-} from '@ringhook/core'
+import type { EventName, EventOf, HandlerContext, RinghookError, UnknownEvent, WebhookEvent } from '@ringhook/core'
+import type { Awaitable } from '@ringhook/core/adapter'
 
 /** The job a handler runs in. */
 export interface JobInfo {

@@ -51,7 +51,7 @@ export type BodyResult =
   | {
       /** Not read: too large, too slow, or broken off. */
       ok: false
-      /** The refusal, as in {@link "@ringhook/core"!ERRORS}. */
+      /** The refusal, as in {@link "@ringhook/core/adapter"!ERRORS}. */
       code: 'payload_too_large' | 'body_timeout' | 'body_incomplete'
     }
 

@@ -1,15 +1,14 @@
 // Type tests: checked by `pnpm typecheck`, never run. Each `@ts-expect-error` line must fail to
 // compile; if it ever compiles, tsc reports the unused directive and the typecheck fails.
-import {
-  createReceiver,
-  type EventOf,
-  type GestureEvent,
-  type GestureType,
-  type NotificationRespondedEvent,
-  type WebhookEvent,
-  withExtras,
-} from '@ringhook/core'
-import type { Install, TriggerResult, webhookEventSchema } from '@ringhook/core/api'
+import { createReceiver, type EventOf, type WebhookEvent, withExtras } from '@ringhook/core'
+import type {
+  GestureEvent,
+  GestureType,
+  Install,
+  NotificationRespondedEvent,
+  TriggerResult,
+  webhookEventSchema,
+} from '@ringhook/core/api'
 import { expectTypeOf } from 'vitest'
 import type { z } from 'zod'
 

@@ -1,4 +1,4 @@
-import { signWebhook } from '../sign.js'
+import { signEvent } from '../sign.js'
 import { EXIT, type Io, parseCommand, shellQuote } from './io.js'
 import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
@@ -20,7 +20,7 @@ export async function sign(args: string[], io: Io): Promise<number> {
   const parsed = parseCommand(args, SIGNED_EVENT_FLAGS, signHelp, io)
   if (parsed === null) return EXIT.ok
   const { body, signing, ...input } = signedEvent(parsed)
-  const signed = await signWebhook({ ...signing, payload: body })
+  const signed = await signEvent({ ...signing, payload: body })
   const url = input.url ?? 'http://localhost:3000/webhooks'
   const headers = {
     'Content-Type': 'application/json',

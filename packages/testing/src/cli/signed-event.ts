@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { EVENT_NAMES, type EventName, isKnownEventName } from '@ringhook/core'
+import type { EventName } from '@ringhook/core'
+import { EVENT_NAMES, isKnownEventName } from '@ringhook/core/api'
 import { createEvent } from '../factories.js'
 import { parseJson, parseNumber, UsageError } from './io.js'
 
@@ -44,7 +45,7 @@ export interface SignedEvent {
   body: string
   /** The event name, when the body has one. */
   event: string | undefined
-  /** For signWebhook and sendWebhook. */
+  /** For signEvent and sendWebhook. */
   signing: { secret: string; timestamp?: number }
   url: string | undefined
   json: boolean

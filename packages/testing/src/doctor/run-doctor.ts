@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { explainAnswer } from '../explain.js'
 import { checkGestureReply } from '../reply-check.js'
-import { signWebhook } from '../sign.js'
+import { signEvent } from '../sign.js'
 import { type NoAnswerReason, type ProbeResult, post } from './post.js'
 
 /** Where the receiver is, and what the doctor needs to sign probes it should accept. */
@@ -135,7 +135,7 @@ class Doctor {
       data: {},
     }
     const text = options.pretty ? JSON.stringify(payload, null, 2) : JSON.stringify(payload)
-    const signed = await signWebhook({
+    const signed = await signEvent({
       secret: options.secret ?? this.#options.secret,
       payload: text,
       ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),

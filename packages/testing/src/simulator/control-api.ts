@@ -7,8 +7,7 @@
  * @packageDocumentation
  * @document ../../CONTROL-API.md
  */
-export type { VibeStep } from '@ringhook/core'
-export type { ApiErrorBody, UserState } from '@ringhook/core/api'
+export type { ApiErrorBody, UserState, VibeStep } from '@ringhook/core/api'
 export type {
   DeliveryAttemptEntry,
   DeliveryEntry,

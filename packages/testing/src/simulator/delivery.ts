@@ -1,4 +1,5 @@
-import { signWebhook, type WebhookEvent } from '@ringhook/core'
+import type { WebhookEvent } from '@ringhook/core'
+import { signWebhook } from '@ringhook/core/signature'
 import type { SimContext } from './context.js'
 import type { App, Attempt, AttemptOutcome, Delivery } from './model.js'
 

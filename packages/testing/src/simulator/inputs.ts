@@ -1,6 +1,5 @@
-import { notificationResponseSchema } from '@ringhook/core/api'
+import { describeIssues, notificationResponseSchema } from '@ringhook/core/api'
 import { z } from 'zod'
-import { describeIssues } from '../reply-check.js'
 import { invalid } from './errors.js'
 
 // Bodies of the control API (and arguments of the programmatic one): one definition for both.

@@ -1,5 +1,5 @@
-import type { VibeStep, WebhookEvent } from '@ringhook/core'
-import type { ResponseMode, UserState } from '@ringhook/core/api'
+import type { WebhookEvent } from '@ringhook/core'
+import type { ResponseMode, UserState, VibeStep } from '@ringhook/core/api'
 
 // The simulator's objects, as the control API shows them (see CONTROL-API.md).
 

@@ -1,5 +1,4 @@
-import type { NotificationResponse } from '@ringhook/core'
-import type { AwaitedResponse, ResponseMode } from '@ringhook/core/api'
+import type { AwaitedResponse, NotificationResponse, ResponseMode } from '@ringhook/core/api'
 import type { SimContext } from './context.js'
 import type { Deliveries } from './delivery.js'
 import { conflict, invalid } from './errors.js'

@@ -1,4 +1,5 @@
-import type { EventName, EventOf, NotificationResponse, WebhookEvent } from '@ringhook/core'
+import type { EventName, EventOf, WebhookEvent } from '@ringhook/core'
+import type { NotificationResponse } from '@ringhook/core/api'
 import type { SimContext } from './context.js'
 import type { Install } from './model.js'
 

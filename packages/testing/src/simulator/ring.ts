@@ -1,4 +1,4 @@
-import type { VibePayload } from '@ringhook/core'
+import type { VibePayload } from '@ringhook/core/api'
 import type { SimContext } from './context.js'
 import { SimulatorError } from './errors.js'
 import type { App, Install, Vibe } from './model.js'

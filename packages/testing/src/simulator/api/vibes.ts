@@ -1,11 +1,11 @@
 import { VIBE_LIMITS } from '@ringhook/core'
 import {
   type AwaitTriggerResult,
+  describeIssues,
   type QueuedTriggerResult,
   serviceTriggerRequestSchema,
   TRIGGER_LIMITS,
 } from '@ringhook/core/api'
-import { describeIssues } from '../../reply-check.js'
 import { invalid, SimulatorError } from '../errors.js'
 import type { RouteRequest, RouteResult } from '../http/router.js'
 import type { App, Install } from '../model.js'
