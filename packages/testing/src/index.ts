@@ -15,4 +15,13 @@ export {
 } from './factories.js'
 export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
 export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
+export {
+  createHandlerTracker,
+  type DeliverySource,
+  type HandledEvent,
+  type HandlerTracker,
+  type HandlerVerdict,
+  type TrackedEvent,
+  trackHandlers,
+} from './verdict/index.js'
 export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'

@@ -14,6 +14,7 @@ export type {
   DeliveryEntry,
   DeliveryQueuedEntry,
   DeliverySettledEntry,
+  FaultEntry,
   GestureEntry,
   LogEntry,
   LogEntryType,
@@ -28,4 +29,7 @@ export type {
   StateEntry,
   VibeEntry,
 } from './log.js'
+export type { FaultName, FaultProfile, FaultSettings, InjectedFault } from './faults/kinds.js'
+export type { AttemptProblem, DifferentReplies, SimReport, UndeliveredDelivery } from './faults/report.js'
 export type * from './model.js'
+export type { ResendResult } from './resend.js'
