@@ -15,6 +15,7 @@ export {
 } from './factories.js'
 export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
 export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
+export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'
 export {
   createHandlerTracker,
   type DeliverySource,
@@ -24,4 +25,3 @@ export {
   type TrackedEvent,
   trackHandlers,
 } from './verdict/index.js'
-export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'

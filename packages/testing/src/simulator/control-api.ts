@@ -9,6 +9,8 @@
  */
 export type { VibeStep } from '@ringhook/core'
 export type { ApiErrorBody, UserState } from '@ringhook/core/api'
+export type { FaultName, FaultProfile, FaultSettings, InjectedFault } from './faults/kinds.js'
+export type { AttemptProblem, DifferentReplies, SimReport, UndeliveredDelivery } from './faults/report.js'
 export type {
   DeliveryAttemptEntry,
   DeliveryEntry,
@@ -29,7 +31,5 @@ export type {
   StateEntry,
   VibeEntry,
 } from './log.js'
-export type { FaultName, FaultProfile, FaultSettings, InjectedFault } from './faults/kinds.js'
-export type { AttemptProblem, DifferentReplies, SimReport, UndeliveredDelivery } from './faults/report.js'
 export type * from './model.js'
 export type { ResendResult } from './resend.js'

@@ -112,7 +112,10 @@ export class Deliveries {
       return
     }
     const reorder = delivery.resend_of === null ? this.#order.hold(delivery) : null
-    if (!reorder) return this.#chain(delivery)
+    if (!reorder) {
+      this.#chain(delivery)
+      return
+    }
     this.#inject(delivery, reorder)
     const cancel = this.ctx.timers.after(REORDER_HOLD_MS, () => {
       if (this.#held.get(key)?.delivery !== delivery) return
@@ -188,7 +191,15 @@ export class Deliveries {
     const app = this.ctx.state.apps.get(delivery.app_id)
     const results = app?.webhook_url
       ? await this.#postAll(app, delivery, plan)
-      : [{ outcome: 'network_error' as const, status: null, body: null, latency: 0, error: 'the app has no webhook URL' }]
+      : [
+          {
+            outcome: 'network_error' as const,
+            status: null,
+            body: null,
+            latency: 0,
+            error: 'the app has no webhook URL',
+          },
+        ]
     if (this.#closed || generation !== this.#generation) return
     // A burst's copies are tries of their own; the best answer stands for the attempt.
     const main = results.find((result) => result.outcome === 'ok') ?? (results[0] as Outcome)
@@ -252,7 +263,11 @@ export class Deliveries {
   async #duplicate(delivery: Delivery, n: number, generation: number): Promise<void> {
     const app = this.ctx.state.apps.get(delivery.app_id)
     if (!app?.webhook_url || !this.faults.hits('duplicate')) return
-    this.#inject(delivery, { fault: 'duplicate', attempt: n, detail: 'the acknowledged payload sent again, newly signed' })
+    this.#inject(delivery, {
+      fault: 'duplicate',
+      attempt: n,
+      detail: 'the acknowledged payload sent again, newly signed',
+    })
     const [result] = await this.#postAll(app, delivery, { skewSeconds: 0, holdMs: 0, copies: 1, injected: [] })
     if (this.#closed || generation !== this.#generation || !result) return
     this.#record(delivery, n, result, null, 'duplicate')
@@ -293,9 +308,7 @@ export class Deliveries {
       return { outcome, status: response.status, body: text, error: null, latency: latency() }
     } catch (error) {
       const timedOut = controller.signal.aborted
-      const message = timedOut
-        ? `no answer within ${this.ctx.timers.scaled(ackMs)} ms`
-        : describeNetworkError(error)
+      const message = timedOut ? `no answer within ${this.ctx.timers.scaled(ackMs)} ms` : describeNetworkError(error)
       return {
         outcome: timedOut ? 'timeout' : 'network_error',
         status: null,

@@ -78,8 +78,7 @@ export class Engine {
 
   resend = (deliveryId: string, input?: WaitInput): Promise<ResendResult> =>
     resendOne(this.ctx, this.deliveries, deliveryId, input)
-  resendFailed = (input: ResendFailedInput): Promise<ResendResult> =>
-    resendFailed(this.ctx, this.deliveries, input)
+  resendFailed = (input: ResendFailedInput): Promise<ResendResult> => resendFailed(this.ctx, this.deliveries, input)
   /** The service's verdict on every delivery kept. */
   report = (): SimReport => structuredClone(buildReport([...this.ctx.state.deliveries.values()]))
 

@@ -1,6 +1,6 @@
 import type { VibeStep, WebhookEvent } from '@ringhook/core'
-import type { FaultName, InjectedFault } from './faults/kinds.js'
 import type { ResponseMode, UserState } from '@ringhook/core/api'
+import type { FaultName, InjectedFault } from './faults/kinds.js'
 
 // The simulator's objects, as the control API shows them (see CONTROL-API.md).
 

@@ -14,7 +14,6 @@ declare module 'vitest' {
   interface Matchers<T = any> extends RinghookMatchers<T> {}
 }
 
-export { type Reporting, type RinghookMatchers, ringhookMatchers } from './matchers.js'
 export {
   createHandlerTracker,
   type DeliverySource,
@@ -24,3 +23,4 @@ export {
   type TrackedEvent,
   trackHandlers,
 } from '../verdict/index.js'
+export { type Reporting, type RinghookMatchers, ringhookMatchers } from './matchers.js'

@@ -34,7 +34,10 @@ export function planAttempt(faults: FaultInjector, n: number, retryLeft: boolean
   }
   if (faults.hits('slow')) {
     plan.holdMs = SLOW_HOLD_MS
-    add('slow', `sent ${SLOW_HOLD_MS / 1000} s (scaled) after it was signed: ${30 - SLOW_HOLD_MS / 1000} s of the limit left`)
+    add(
+      'slow',
+      `sent ${SLOW_HOLD_MS / 1000} s (scaled) after it was signed: ${30 - SLOW_HOLD_MS / 1000} s of the limit left`,
+    )
   }
   if (faults.hits('burst')) {
     plan.copies = BURST_COPIES

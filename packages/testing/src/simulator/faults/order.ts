@@ -30,7 +30,11 @@ export class OrderFaults {
     if (shared && !sameKind(shared.after, payload)) {
       this.#sharedStamp.delete(key)
       payload.timestamp = shared.stamp
-      return { fault: 'same_second', attempt: null, detail: `shares the timestamp ${shared.stamp} of the previous event` }
+      return {
+        fault: 'same_second',
+        attempt: null,
+        detail: `shares the timestamp ${shared.stamp} of the previous event`,
+      }
     }
     if (!this.faults.hits('same_second')) return null
     payload.timestamp = wholeSecond(payload.timestamp)

@@ -36,7 +36,7 @@ export interface SimReport {
   ok: boolean
   /** How many deliveries ended each way (skipped ones have no webhook URL and count as neither). */
   counts: { total: number; delivered: number; failed: number; pending: number; skipped: number }
-  /** Deliveries not acknowledged in the end: given up, or still waiting. */
+  /** Deliveries not acknowledged in the end (a delivered resend counts): given up, or still waiting. */
   undelivered: UndeliveredDelivery[]
   /** Gesture retries (and duplicates) answered with another vibe. */
   different_replies: DifferentReplies[]
@@ -62,18 +62,31 @@ export function buildReport(deliveries: readonly Delivery[]): SimReport {
     faults: [],
     problems: [],
   }
-  for (const delivery of deliveries) judge(delivery, report)
+  const resent = resolvedByResend(deliveries)
+  for (const delivery of deliveries) judge(delivery, report, resent.has(delivery.id))
   report.ok = report.problems.length === 0
   return report
 }
 
-function judge(delivery: Delivery, report: SimReport): void {
+/** Deliveries a resend (or a resend of a resend) later delivered: the event was acknowledged in the end. */
+function resolvedByResend(deliveries: readonly Delivery[]): Set<string> {
+  const byId = new Map(deliveries.map((delivery) => [delivery.id, delivery]))
+  const resolved = new Set<string>()
+  for (const delivery of deliveries) {
+    if (delivery.status !== 'delivered') continue
+    for (let id = delivery.resend_of; id !== null && !resolved.has(id); id = byId.get(id)?.resend_of ?? null)
+      resolved.add(id)
+  }
+  return resolved
+}
+
+function judge(delivery: Delivery, report: SimReport, resolved: boolean): void {
   const { counts } = report
   const status = delivery.status === 'retrying' ? 'pending' : delivery.status
   counts[status]++
   const name = `${delivery.id} (${delivery.event})`
   for (const fault of delivery.faults) report.faults.push({ delivery_id: delivery.id, ...fault })
-  if (status === 'failed' || status === 'pending') {
+  if ((status === 'failed' && !resolved) || status === 'pending') {
     const why = describe(delivery.attempts.at(-1))
     report.undelivered.push({
       delivery_id: delivery.id,
