@@ -17,7 +17,10 @@ async function setup() {
   target = await startReceiver(() => (fixed ? { status: 200 } : { status: 500, body: { error: { code: 'boom' } } }))
   world = await startWorld({ timeScale: 0.02 })
   const app = world.sim.apps.create({ key_id: world.key.id, webhook_url: target.url })
-  return { app, fix: () => void (fixed = true) }
+  const fix = () => {
+    fixed = true
+  }
+  return { app, fix }
 }
 
 const json = async <T>(response: Response, status = 200): Promise<T> => {
