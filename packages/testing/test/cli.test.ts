@@ -254,6 +254,34 @@ describe('ringhook simulate with RINGHOOK_SIM_TOKEN', () => {
   })
 })
 
+describe('ringhook simulate --faults', () => {
+  it('injects the profile into deliveries, labels each fault in the live log, and prints the client line', async () => {
+    const target = await startReceiver()
+    const cli = simulateInProcess(['--faults', 'chaos', '--time-scale', '0.01', '--webhook-url', target.url])
+    try {
+      const banner = await cli.printed(/Press Ctrl-C/)
+      const simUrl = /ringhook simulator on (\S+)/.exec(banner)?.[1] as string
+      // The base URL without /v1: @ringhook/client adds its own prefix.
+      expect(banner).toContain(`Client     RING_BASE_URL=${simUrl} RING_API_KEY=rk_sim_demo`)
+      expect(await cli.printed(/^Faults +chaos/)).toMatch(/seed \d+/)
+      const token = /Token +(\S+)/.exec(banner)?.[1] as string
+      const gesture = () =>
+        fetch(`${simUrl}/_sim/installs/${/installs\/([^/]+)\/gesture/.exec(banner)?.[1]}/gesture`, {
+          method: 'POST',
+          headers: { 'x-ringhook-sim-token': token, 'content-type': 'application/json' },
+          body: JSON.stringify({ gesture_type: 'tap' }),
+        })
+      const fault = cli.printed(/ FAULT +\w+ on /)
+      for (let n = 0; n < 10; n++) expect((await gesture()).status).toBe(200)
+      expect(await fault).toMatch(/FAULT +(duplicate|lost_ack|slow|reorder|same_second|skew_\w+|rotation|burst) on /)
+    } finally {
+      cli.stop()
+      await target.close()
+    }
+    expect(await cli.exit).toBe(0)
+  })
+})
+
 describe('commands in-process', () => {
   let target: TestReceiver
   beforeAll(async () => {
@@ -285,6 +313,7 @@ describe('commands in-process', () => {
       ['sign', 'gesture', 'app.activated', '--secret', secret],
       ['simulate', '--time-scale', 'fast'],
       ['simulate', 'now'],
+      ['simulate', '--faults', 'sunny'],
     ]) {
       expect((await inProcess(args)).code).toBe(2)
     }
