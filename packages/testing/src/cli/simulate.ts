@@ -86,7 +86,8 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     return EXIT.unreachable
   }
   banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, tokenGiven: Boolean(envToken), page })
-  if (profile) io.out(`Faults     ${profile}: every injected fault is logged as FAULT (seed ${sim.faults.get().seed})\n`)
+  if (profile)
+    io.out(`Faults     ${profile}: every injected fault is logged as FAULT (seed ${sim.faults.get().seed})\n`)
   sim.on('entry', (entry) => {
     const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
     if (text !== null) io.out(text)
