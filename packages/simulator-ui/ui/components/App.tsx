@@ -5,6 +5,7 @@ import { type Controls, ControlsContext, useControls } from '../controls.js'
 import { duration } from '../format.js'
 import { type Connection, useSimulator } from '../use-simulator.js'
 import { DeliveryLog } from './DeliveryLog.js'
+import { Faults } from './Faults.js'
 import { UserPanel } from './UserPanel.js'
 
 const CONNECTION = { connecting: 'Connecting…', live: 'Live', offline: 'Offline' } as const
@@ -42,6 +43,7 @@ export function App({ api }: { api: Api }) {
         {snapshot?.users.map((user) => (
           <UserPanel key={user.id} user={user} model={model} />
         ))}
+        {snapshot && <Faults />}
         <DeliveryLog model={model} />
       </main>
     </ControlsContext.Provider>

@@ -4,7 +4,7 @@ import { type AttemptPlan, lostAcknowledgement, planAttempt } from './faults/att
 import { FaultInjector } from './faults/injector.js'
 import type { InjectedFault } from './faults/kinds.js'
 import { OrderFaults, REORDER_HOLD_MS } from './faults/order.js'
-import { regenerationNote, SecretRegenerations } from './faults/regenerations.js'
+import { attemptNote, SecretRegenerations } from './faults/regenerations.js'
 import type { App, Attempt, AttemptOutcome, Delivery } from './model.js'
 import * as resources from './resources.js'
 
@@ -233,7 +233,7 @@ export class Deliveries {
     nextRetry: number | null,
     fault: Attempt['fault'] | null,
   ): Attempt {
-    const note = result.status === 401 ? regenerationNote(this.#regenerations, delivery.app_id) : undefined
+    const note = attemptNote(this.#regenerations, delivery.app_id, result.status, result.body)
     const attempt: Attempt = {
       attempt: n,
       at: this.ctx.iso(),

@@ -106,7 +106,10 @@ export interface Attempt {
   next_retry_in_ms: number | null
   /** The fault injected into this try, when one was (a `duplicate` or `burst` copy is a try of its own). */
   fault?: FaultName
-  /** What the simulator knows that explains the answer, e.g. a 401 right after a secret regeneration. */
+  /**
+   * For an answer other than 2xx: what it means and the likely fix (the receiver's error code when it
+   * has one), or that a 401 came right after a secret regeneration.
+   */
   note?: string
 }
 

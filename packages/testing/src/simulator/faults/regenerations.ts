@@ -1,3 +1,4 @@
+import { explainAnswer } from '../../explain.js'
 import type { SimContext } from '../context.js'
 
 /** How long after a secret regeneration a 401 is put down to it (the service's clock). */
@@ -27,4 +28,21 @@ export function regenerationNote(regenerations: SecretRegenerations, appId: stri
   const since = regenerations.since(appId)
   if (since === null || since > REGENERATION_WINDOW_MS) return undefined
   return `401 ${Math.round(since / 1000)} s after this app's secret was regenerated: the app probably still verifies with the old secret. Give it the new one (sim.apps.get(id).secret, GET /_sim/state), accept both during the change (secret: [old, new]), or keep the secret when changing the URL (keep_secret: true).`
+}
+
+/**
+ * The log's explanation of an answer that was not an acknowledgement, as the CLI's live log and the
+ * page show it: a 401 soon after a regeneration says so; otherwise the error code, its meaning, the fix.
+ */
+export function attemptNote(
+  regenerations: SecretRegenerations,
+  appId: string,
+  status: number | null,
+  reply: string | null,
+): string | undefined {
+  if (status === null || (status >= 200 && status < 300)) return undefined
+  const regenerated = status === 401 ? regenerationNote(regenerations, appId) : undefined
+  if (regenerated) return regenerated
+  const { code, meaning, fix } = explainAnswer(status, reply ?? '')
+  return `${code ? `${code}: ` : ''}${meaning}${fix ? `. Fix: ${fix}` : ''}`
 }
