@@ -16,13 +16,17 @@ const FAULTS: readonly FaultName[] = [
 ]
 const PROFILES: readonly FaultProfile[] = ['none', 'flaky-network', 'reorder', 'rotation', 'clock-skew', 'chaos']
 
-/** The service's bad days: a profile by probability, or one fault on the next delivery it applies to. */
-export function Faults() {
+/**
+ * The service's bad days: a profile by probability, or one fault on the next delivery it applies to.
+ * `injected` counts the faults seen in the log: each one may have used up a queued fault, so the
+ * settings are read again.
+ */
+export function Faults({ injected }: { injected: number }) {
   const { api, act } = useControls()
   const [settings, setSettings] = useState<FaultSettings | undefined>()
   useEffect(() => {
-    api.faults().then(setSettings, () => {})
-  }, [api])
+    if (injected >= 0) api.faults().then(setSettings, () => {})
+  }, [api, injected])
   const apply = (work: () => Promise<FaultSettings>) => act(async () => setSettings(await work()))
   return (
     <section class="faults" aria-labelledby="faults-heading">
