@@ -22,6 +22,7 @@ export {
   type HandledEvent,
   type HandlerTracker,
   type HandlerVerdict,
+  type MissingEvent,
   type TrackedEvent,
   trackHandlers,
 } from './verdict/index.js'

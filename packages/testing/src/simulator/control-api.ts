@@ -10,7 +10,14 @@
 export type { VibeStep } from '@ringhook/core'
 export type { ApiErrorBody, UserState } from '@ringhook/core/api'
 export type { FaultName, FaultProfile, FaultSettings, InjectedFault } from './faults/kinds.js'
-export type { AttemptProblem, DifferentReplies, SimReport, UndeliveredDelivery } from './faults/report.js'
+export type {
+  AttemptProblem,
+  DeliveryCounts,
+  DifferentReplies,
+  ReportedFault,
+  SimReport,
+  UndeliveredDelivery,
+} from './faults/report.js'
 export type {
   DeliveryAttemptEntry,
   DeliveryEntry,

@@ -17,7 +17,14 @@ export {
   type FaultSettingsInput,
   type InjectedFault,
 } from './faults/kinds.js'
-export type { AttemptProblem, DifferentReplies, SimReport, UndeliveredDelivery } from './faults/report.js'
+export type {
+  AttemptProblem,
+  DeliveryCounts,
+  DifferentReplies,
+  ReportedFault,
+  SimReport,
+  UndeliveredDelivery,
+} from './faults/report.js'
 export type { GestureResult } from './gestures.js'
 export type * from './inputs.js'
 export type { LifecycleAction, LifecycleResult } from './lifecycle.js'

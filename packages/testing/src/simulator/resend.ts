@@ -5,6 +5,7 @@ import type { Delivery } from './model.js'
 
 /** What a resend answers: the new deliveries, each with `resend_of` naming the one it sends again. */
 export interface ResendResult {
+  /** The new deliveries, in the order sent (none when nothing matched). */
   deliveries: Delivery[]
 }
 

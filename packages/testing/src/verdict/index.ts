@@ -4,6 +4,7 @@ export {
   type HandledEvent,
   type HandlerTracker,
   type HandlerVerdict,
+  type MissingEvent,
   type TrackedEvent,
   trackHandlers,
 } from './tracker.js'

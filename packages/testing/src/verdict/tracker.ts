@@ -3,6 +3,7 @@ import { canonicalJson } from './canonical.js'
 
 /** An event as a handler gets it: any webhook payload, known to this version or not. */
 export interface TrackedEvent {
+  /** The event's name, e.g. `gesture`. */
   event: string
   [field: string]: unknown
 }
@@ -17,7 +18,19 @@ export interface HandledEvent {
 
 /** What a simulator (or anything) says was delivered: its deliveries and their payloads. */
 export interface DeliverySource {
-  log: { deliveries(): ReadonlyArray<{ id: string; status: string; payload: object }> }
+  /** The simulator's log (`sim.log`). */
+  log: {
+    /** Every delivery, with its status and payload. */
+    deliveries(): ReadonlyArray<{ id: string; status: string; payload: object }>
+  }
+}
+
+/** A delivery acknowledged whose event no handler ran for. */
+export interface MissingEvent {
+  /** The delivery's id. */
+  delivery_id: string
+  /** Its event's name. */
+  event: string
 }
 
 /** The app's side of the verdict: which events ran more than once, and which delivered ones never ran. */
@@ -27,7 +40,7 @@ export interface HandlerVerdict {
   /** Events whose handlers ran more than once. */
   repeated: HandledEvent[]
   /** Deliveries the source acknowledged whose event no handler ran for. */
-  missing: Array<{ delivery_id: string; event: string }>
+  missing: MissingEvent[]
   /** One line per problem, for a test failure message. */
   problems: string[]
 }
@@ -50,8 +63,9 @@ export interface HandlerTracker {
  *
  * @example
  * const tracker = createHandlerTracker()
- * server.on('request', ...) // after verifying: tracker.record(event)
- * expect(tracker.verdict().repeated).toEqual([])
+ * // where the app does its work, once the request is verified:
+ * tracker.record({ event: 'app.installed', user_app_id: 'ua_1', timestamp: '2026-01-01T00:00:00Z' })
+ * console.log(tracker.verdict().problems) // [] while each event ran once
  */
 export function createHandlerTracker(onStop: () => void = () => {}): HandlerTracker {
   const runs = new Map<string, HandledEvent>()
@@ -74,8 +88,8 @@ export function createHandlerTracker(onStop: () => void = () => {}): HandlerTrac
  *
  * @example
  * const tracker = trackHandlers(receiver)
- * // ... deliveries, faults ...
- * expect(tracker).toHaveHandledEachEventOnce(sim) // with `@ringhook/testing/vitest`
+ * // ... the simulator delivers, with faults ...
+ * console.log(tracker.verdict().repeated) // events whose handlers ran more than once
  */
 export function trackHandlers(receiver: Receiver): HandlerTracker {
   const handler = (event: TrackedEvent) => tracker.record(event)

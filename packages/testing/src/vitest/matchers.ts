@@ -13,6 +13,7 @@ interface MatcherResult {
 
 /** Anything with the simulator's `report()`. */
 export interface Reporting {
+  /** The service's verdict. */
   report(): SimReport
 }
 

@@ -56,11 +56,27 @@ export const faultSettingsInput = z.strictObject({
   seed: z.number().int().optional(),
 })
 
+/** See {@link FaultSettingsInput}. */
+type ParsedFaultSettings = z.input<typeof faultSettingsInput>
+
 /** The body of `POST /_sim/faults/next`: faults for the next delivery they apply to, in order. */
 export const nextFaultsInput = z.strictObject({ faults: z.array(faultName).min(1).max(20) })
 
-/** See {@link faultSettingsInput}. */
-export type FaultSettingsInput = z.input<typeof faultSettingsInput>
+/**
+ * What `createSimulator({ faults })`, `sim.faults.set()` and `POST /_sim/faults` take; every field optional.
+ */
+export interface FaultSettingsInput {
+  /** A bundle of rates, see {@link FAULT_PROFILES}. */
+  profile?: FaultProfile
+  /** Probabilities from 0 to 1 per fault, over the profile's. */
+  rates?: Partial<Record<FaultName, number>>
+  /** The random source's seed: the same seed and the same run inject the same faults. Default 35. */
+  seed?: number
+}
+
+// The interface above is the documented form of the schema's input; this keeps them equal.
+const _sameShape: (input: FaultSettingsInput) => ParsedFaultSettings = (input) => input
+void _sameShape
 
 /** The faults in force, as `GET /_sim/faults` answers. */
 export interface FaultSettings {

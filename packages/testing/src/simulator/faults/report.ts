@@ -4,7 +4,9 @@ import type { InjectedFault } from './kinds.js'
 
 /** A delivery that did not end acknowledged, and why. */
 export interface UndeliveredDelivery {
+  /** The delivery's id. */
   delivery_id: string
+  /** Its webhook's event type. */
   event: Delivery['event']
   /** `failed` (the service gave up) or still `pending`/`retrying`. */
   status: Delivery['status']
@@ -16,6 +18,7 @@ export interface UndeliveredDelivery {
 
 /** A gesture whose tries were acknowledged with different bodies: its vibe changed between retries. */
 export interface DifferentReplies {
+  /** The gesture delivery's id. */
   delivery_id: string
   /** Each distinct 2xx body, in the order they came. */
   replies: string[]
@@ -23,11 +26,34 @@ export interface DifferentReplies {
 
 /** One try answered against the rules. */
 export interface AttemptProblem {
+  /** The delivery's id. */
   delivery_id: string
+  /** Its webhook's event type. */
   event: Delivery['event']
+  /** Which try (1 for the first). */
   attempt: number
   /** What went wrong. */
   why: string
+}
+
+/** How many deliveries ended each way. */
+export interface DeliveryCounts {
+  /** Every delivery kept. */
+  total: number
+  /** Acknowledged with a 2xx. */
+  delivered: number
+  /** Given up after the last retry. */
+  failed: number
+  /** Waiting for a try or a retry. */
+  pending: number
+  /** Not sent: the app has no webhook URL. */
+  skipped: number
+}
+
+/** A fault the report lists, with the delivery it hit. */
+export type ReportedFault = InjectedFault & {
+  /** The delivery it hit. */
+  delivery_id: string
 }
 
 /** The service's verdict on a run: `sim.report()`, `GET /_sim/report`. */
@@ -35,7 +61,7 @@ export interface SimReport {
   /** True when every list below is empty. */
   ok: boolean
   /** How many deliveries ended each way (skipped ones have no webhook URL and count as neither). */
-  counts: { total: number; delivered: number; failed: number; pending: number; skipped: number }
+  counts: DeliveryCounts
   /** Deliveries not acknowledged in the end (a delivered resend counts): given up, or still waiting. */
   undelivered: UndeliveredDelivery[]
   /** Gesture retries (and duplicates) answered with another vibe. */
@@ -44,8 +70,8 @@ export interface SimReport {
   late: AttemptProblem[]
   /** A timestamp 400 s off acknowledged (a receiver must refuse it), or 240 s off refused (it must accept). */
   tolerance: AttemptProblem[]
-  /** Every fault injected, per delivery. */
-  faults: Array<InjectedFault & { delivery_id: string }>
+  /** Every fault injected, with the delivery it hit. */
+  faults: ReportedFault[]
   /** One line per problem, for a test failure message. */
   problems: string[]
 }
