@@ -183,7 +183,7 @@ describe('the log', () => {
 describe('resend', () => {
   it('sends again every delivery that failed since a time; the report then counts the event delivered', async () => {
     let broken = true
-    const sim = await createSimulator({ timeScale: 0.001 })
+    const sim = await createSimulator({ timeScale: 0.02 })
     closers.push(() => sim.close())
     const key = sim.keys.create()
     const app = sim.apps.create({ key_id: key.id, webhook_url: 'http://127.0.0.1:9/unset' })
@@ -194,7 +194,7 @@ describe('resend', () => {
     const { install } = await sim.install(app.app_id, sim.users.create().id, { wait: true })
     expect(install.state).toBe('inactive')
     expect(sim.report().undelivered).toEqual([expect.objectContaining({ status: 'failed', attempts: 4 })])
-    expect(sim.report().undelivered[0]?.why).toMatch(/^401 unauthorized after 4 attempts/)
+    expect(sim.report().undelivered[0]?.why).toMatch(/^401 after 4 attempts: unauthorized: the receiver rejected the signature/)
     broken = false
     const { deliveries } = await sim.resendFailed(since, { wait: true })
     expect(deliveries).toEqual([expect.objectContaining({ status: 'delivered', resend_of: 'dlv_1' })])

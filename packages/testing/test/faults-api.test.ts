@@ -82,8 +82,8 @@ describe('resend over the control API', () => {
     const report = await json<SimReport>(await world.control('/report'))
     expect(report.ok).toBe(false)
     expect(report.undelivered.map((item) => item.why)).toEqual([
-      '500 boom after 4 attempts: the server failed.',
-      '500 boom after 4 attempts: the server failed.',
+      '500 after 4 attempts: boom: the server failed',
+      '500 after 4 attempts: boom: the server failed',
     ])
     fix()
     const one = await json<ResendResult>(await world.control('/deliveries/dlv_1/resend', 'POST', { wait: true }))

@@ -1,4 +1,3 @@
-import { explainAnswer } from '../../explain.js'
 import type { Attempt, Delivery } from '../model.js'
 import type { InjectedFault } from './kinds.js'
 
@@ -158,7 +157,6 @@ function describe(attempt: Attempt | undefined): string {
   if (!attempt) return 'not tried yet'
   const tries = `after ${attempt.attempt} attempt${attempt.attempt === 1 ? '' : 's'}`
   if (attempt.status === null) return `${attempt.error ?? attempt.outcome} ${tries}`
-  const { code, meaning, fix } = explainAnswer(attempt.status, attempt.reply ?? '')
-  const note = attempt.note ? ` ${attempt.note}` : ''
-  return `${attempt.status}${code ? ` ${code}` : ''} ${tries}: ${meaning}${fix ? ` (${fix})` : ''}.${note}`
+  // The note is the log's explanation: the error code, its meaning and fix, or a regeneration.
+  return `${attempt.status} ${tries}${attempt.note ? `: ${attempt.note}` : ''}`
 }
