@@ -194,7 +194,9 @@ describe('resend', () => {
     const { install } = await sim.install(app.app_id, sim.users.create().id, { wait: true })
     expect(install.state).toBe('inactive')
     expect(sim.report().undelivered).toEqual([expect.objectContaining({ status: 'failed', attempts: 4 })])
-    expect(sim.report().undelivered[0]?.why).toMatch(/^401 after 4 attempts: unauthorized: the receiver rejected the signature/)
+    expect(sim.report().undelivered[0]?.why).toMatch(
+      /^401 after 4 attempts: unauthorized: the receiver rejected the signature/,
+    )
     broken = false
     const { deliveries } = await sim.resendFailed(since, { wait: true })
     expect(deliveries).toEqual([expect.objectContaining({ status: 'delivered', resend_of: 'dlv_1' })])
