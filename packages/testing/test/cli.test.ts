@@ -6,6 +6,7 @@ import { createReceiver, silentLogger, verifyWebhook, vibe } from '@ringhook/cor
 import { ringhook as nodeRinghook } from '@ringhook/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { run } from '../src/cli/run.js'
+import { createSimulator } from '../src/simulator/index.js'
 import { startReceiver, type TestReceiver } from './support.js'
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
@@ -251,6 +252,32 @@ describe('ringhook simulate with RINGHOOK_SIM_TOKEN', () => {
       cli.stop()
     }
     expect(await cli.exit).toBe(0)
+  })
+})
+
+describe('ringhook resend', () => {
+  it('resends one delivery, then every delivery that failed in the last minutes, of a running simulator', async () => {
+    let fixed = false
+    const target = await startReceiver(() => (fixed ? { status: 200 } : { status: 500 }))
+    const sim = await createSimulator({ timeScale: 0.02 })
+    try {
+      const key = sim.keys.create()
+      const app = sim.apps.create({ key_id: key.id, webhook_url: target.url })
+      await sim.install(app.app_id, sim.users.create().id, { activate: true, wait: true })
+      fixed = true
+      const args = ['--sim', sim.url, '--token', sim.token]
+      const one = await inProcess(['resend', 'dlv_1', ...args])
+      expect(one).toMatchObject({ code: 0, stdout: '✔ app.installed dlv_1 resent as dlv_3' })
+      await sim.idle()
+      const all = await inProcess(['resend', '--failed-since', '5m', '--json', ...args])
+      expect(JSON.parse(all.stdout).map((d: { resend_of: string }) => d.resend_of)).toEqual(['dlv_1', 'dlv_2'])
+      const refused = await inProcess(['resend', 'dlv_1', '--sim', sim.url, '--token', 'wrong_token_0123456789'])
+      expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('401 token_required') })
+      expect((await inProcess(['resend', '--token', sim.token])).code).toBe(2)
+    } finally {
+      await sim.close()
+      await target.close()
+    }
   })
 })
 
