@@ -29,6 +29,7 @@ const subpaths = {
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
   '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',
   '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
+  '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
   '@ringhook/testing/control-api': 'packages/testing/src/simulator/control-api.ts',
 }
 

@@ -8,7 +8,10 @@ export default defineConfig([
       simulator: 'src/simulator/index.ts',
       doctor: 'src/doctor/index.ts',
       'control-api': 'src/simulator/control-api.ts',
+      vitest: 'src/vitest/index.ts',
     },
+    // The vitest entry extends the app's own vitest (an optional peer), never a bundled copy.
+    external: ['vitest'],
     format: ['esm', 'cjs'],
     // Declarations: scripts/declarations.mjs, which the build script runs after tsup.
     clean: true,

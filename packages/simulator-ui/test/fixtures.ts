@@ -68,6 +68,8 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
     retry_delays_ms: [1000, 5000, 30_000],
     attempts: [],
     next_attempt_at: null,
+    faults: [],
+    resend_of: null,
     created_at: '2025-01-01T00:00:01.000Z',
     settled_at: null,
     vibe_id: null,

@@ -29,6 +29,26 @@ describe('logRows', () => {
     expect(rows[0]).toMatchObject({ event: 'gesture', target: 'Demo · Ada', latency: '12.3 ms' })
   })
 
+  it('labels injected faults, shows the explanation of each refusal, and offers Resend on a failed delivery', () => {
+    const note = 'unauthorized: the receiver rejected the signature or the timestamp'
+    const refused = (n: number) =>
+      attempt(n, { outcome: 'http_error', status: 401, note, next_retry_in_ms: n < 4 ? 1000 : null })
+    const failed = delivery({
+      status: 'failed',
+      attempts: [attempt(1, { fault: 'duplicate' }), refused(2), refused(3), refused(4)],
+      faults: [{ fault: 'reorder', attempt: null, detail: 'held back' }],
+    })
+    const rows = logRows(model({ deliveries: { dlv_1: failed } }))
+    expect(rows.map((row) => [row.fault, row.resend])).toEqual([
+      [null, 'dlv_1'],
+      [null, null],
+      [null, null],
+      ['reorder, duplicate', null],
+    ])
+    expect(rows[0]?.note).toBe(`${note} Failed after 4 attempts: the service gave up.`)
+    expect(rows[1]?.note).toBe(note)
+  })
+
   it('explains which trigger rule a gesture reply broke, on its last attempt', () => {
     const rejected = vibe({ status: 'rejected', rule: 'sequence.0.type: Invalid option' })
     const rows = logRows(model({ deliveries: { dlv_1: delivery({ attempts: [attempt(1)] }) }, vibes: [rejected] }))

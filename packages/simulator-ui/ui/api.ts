@@ -1,6 +1,9 @@
 import type {
   ApiErrorBody,
   Delivery,
+  FaultName,
+  FaultProfile,
+  FaultSettings,
   Install,
   LogView,
   Notification,
@@ -61,6 +64,13 @@ export function createApi(token: string) {
       call<{ install: Install }>('POST', `/installs/${id(userAppId)}/${action}`, {}),
     gesture: (userAppId: string, gestureType: string) =>
       call<{ forwarded: boolean }>('POST', `/installs/${id(userAppId)}/gesture`, { gesture_type: gestureType }),
+    faults: () => call<FaultSettings>('GET', '/faults'),
+    setProfile: (profile: FaultProfile) => call<FaultSettings>('POST', '/faults', { profile }),
+    nextFault: (fault: FaultName) => call<FaultSettings>('POST', '/faults/next', { faults: [fault] }),
+    resend: (deliveryId: string) =>
+      call<{ deliveries: Delivery[] }>('POST', `/deliveries/${id(deliveryId)}/resend`, {}),
+    resendFailed: (since: string) =>
+      call<{ deliveries: Delivery[] }>('POST', '/deliveries/resend', { failed_since: since }),
     answer: (eventId: string, response: string) =>
       call<{ notification: Notification }>('POST', `/notifications/${id(eventId)}/answer`, { response }),
   }

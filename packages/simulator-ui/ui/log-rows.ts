@@ -18,6 +18,10 @@ export interface LogRow {
   next: string
   reply: string | null
   note: string | null
+  /** The fault the simulator injected into this try, labelled on the row. */
+  fault: string | null
+  /** The delivery a Resend button sends again: on the last row of a failed delivery. */
+  resend: string | null
 }
 
 const LIMIT = 200
@@ -68,12 +72,13 @@ function deliveryRows(delivery: KnownDelivery, target: string, vibe: Vibe | unde
   }
   const last = delivery.attempts.length
   const retries = delivery.retry_delays_ms.length
-  return delivery.attempts.map((attempt) => {
-    const final = attempt.attempt === last
+  const failed = delivery.status === 'failed'
+  const faults = delivery.faults.filter((fault) => fault.attempt === null).map((fault) => fault.fault)
+  return delivery.attempts.map((attempt, index) => {
+    const final = index === last - 1
     const ok = attempt.outcome === 'ok'
     return {
       ...base,
-      key: `${delivery.id}-${attempt.attempt}`,
       at: attempt.at,
       attempt: retries > 0 ? `${attempt.attempt} of ${retries + 1}` : String(attempt.attempt),
       status: attempt.status === null ? '—' : String(attempt.status),
@@ -81,11 +86,20 @@ function deliveryRows(delivery: KnownDelivery, target: string, vibe: Vibe | unde
       outcome: ok ? 'ok' : attempt.outcome.replace('_', ' '),
       tone: ok ? 'ok' : attempt.next_retry_in_ms === null ? 'bad' : 'wait',
       next: nextRetry(attempt.next_retry_in_ms, delivery.retry_delays_ms),
+      key: `${delivery.id}-${index}`,
       reply: attempt.reply ?? attempt.error,
-      note: final && vibe ? `Reply vibe ${vibe.status.replace('_', ' ')}: ${vibe.rule ?? 'no reason given'}` : null,
+      note: notes(
+        attempt.note,
+        final && failed ? `Failed after ${attempt.attempt} attempts: the service gave up.` : null,
+        final && vibe ? `Reply vibe ${vibe.status.replace('_', ' ')}: ${vibe.rule ?? 'no reason given'}` : null,
+      ),
+      fault: [...(index === 0 ? faults : []), ...(attempt.fault ? [attempt.fault] : [])].join(', ') || null,
+      resend: final && failed ? delivery.id : null,
     }
   })
 }
+
+const notes = (...lines: Array<string | null | undefined>) => lines.filter(Boolean).join(' ') || null
 
 function nextRetry(inMs: number | null, schedule: number[]): string {
   if (inMs === null) return '—'
@@ -107,6 +121,8 @@ function blank(key: string, at: string, event: string): LogRow {
     next: '—',
     reply: null,
     note: null,
+    fault: null,
+    resend: null,
   }
 }
 

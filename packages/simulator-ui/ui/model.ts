@@ -117,6 +117,7 @@ function apply(model: Model, entry: LogEntry): Model {
     case 'delivery.queued':
     case 'delivery.attempt':
     case 'delivery.settled':
+    case 'fault':
       return { ...model, deliveries: { ...model.deliveries, [entry.delivery_id]: applyDelivery(model, entry) } }
   }
 }
@@ -129,12 +130,19 @@ function applyDelivery(model: Model, entry: DeliveryEntry): KnownDelivery {
       return known ?? placeholder(entry)
     case 'delivery.attempt': {
       const base = known ?? placeholder({ ...entry, app_id: '', user_app_id: '', url: null })
-      const attempts = [...base.attempts.filter((a) => a.attempt !== entry.attempt), pickAttempt(entry)]
+      // A duplicate or a burst copy is a try of its own with the same number.
+      const same = (a: Attempt) => a.attempt === entry.attempt && a.fault === entry.fault
+      const attempts = [...base.attempts.filter((a) => !same(a)), pickAttempt(entry)]
       return { ...base, attempts, status: entry.next_retry_in_ms === null ? base.status : 'retrying' }
     }
     case 'delivery.settled': {
       const base = known ?? placeholder({ ...entry, app_id: '', user_app_id: '', url: null })
       return { ...base, status: entry.status, settled_at: entry.at, next_attempt_at: null }
+    }
+    case 'fault': {
+      const base = known ?? placeholder({ ...entry, app_id: '', user_app_id: '', url: null })
+      const { fault, attempt, detail } = entry
+      return { ...base, faults: [...base.faults, { fault, attempt, detail }] }
     }
   }
 }
@@ -153,6 +161,8 @@ function placeholder(
     retry_delays_ms: [],
     attempts: [],
     next_attempt_at: null,
+    faults: [],
+    resend_of: null,
     created_at: entry.at,
     settled_at: null,
     vibe_id: null,
@@ -160,8 +170,19 @@ function placeholder(
 }
 
 function pickAttempt(entry: Attempt): Attempt {
-  const { attempt, at, outcome, status, latency_ms, reply, error, next_retry_in_ms } = entry
-  return { attempt, at, outcome, status, latency_ms, reply, error, next_retry_in_ms }
+  const { attempt, at, outcome, status, latency_ms, reply, error, next_retry_in_ms, fault, note } = entry
+  return {
+    attempt,
+    at,
+    outcome,
+    status,
+    latency_ms,
+    reply,
+    error,
+    next_retry_in_ms,
+    ...(fault ? { fault } : {}),
+    ...(note ? { note } : {}),
+  }
 }
 
 function applyState(snapshot: Snapshot, entry: StateEntry): Snapshot {

@@ -22,3 +22,13 @@ export {
   signEvent,
   signWebhook,
 } from './sign.js'
+export {
+  createHandlerTracker,
+  type DeliverySource,
+  type HandledEvent,
+  type HandlerTracker,
+  type HandlerVerdict,
+  type MissingEvent,
+  type TrackedEvent,
+  trackHandlers,
+} from './verdict/index.js'

@@ -7,6 +7,7 @@ import { verifyWebhook } from '@ringhook/core/signature'
 import { ringhook as nodeRinghook } from '@ringhook/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { run } from '../src/cli/run.js'
+import { createSimulator } from '../src/simulator/index.js'
 import { startReceiver, type TestReceiver } from './support.js'
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
@@ -255,6 +256,60 @@ describe('ringhook simulate with RINGHOOK_SIM_TOKEN', () => {
   })
 })
 
+describe('ringhook resend', () => {
+  it('resends one delivery, then every delivery that failed in the last minutes, of a running simulator', async () => {
+    let fixed = false
+    const target = await startReceiver(() => (fixed ? { status: 200 } : { status: 500 }))
+    const sim = await createSimulator({ timeScale: 0.02 })
+    try {
+      const key = sim.keys.create()
+      const app = sim.apps.create({ key_id: key.id, webhook_url: target.url })
+      await sim.install(app.app_id, sim.users.create().id, { activate: true, wait: true })
+      fixed = true
+      const args = ['--sim', sim.url, '--token', sim.token]
+      const one = await inProcess(['resend', 'dlv_1', ...args])
+      expect(one).toMatchObject({ code: 0, stdout: '✔ app.installed dlv_1 resent as dlv_3' })
+      await sim.idle()
+      const all = await inProcess(['resend', '--failed-since', '5m', '--json', ...args])
+      expect(JSON.parse(all.stdout).map((d: { resend_of: string }) => d.resend_of)).toEqual(['dlv_1', 'dlv_2'])
+      const refused = await inProcess(['resend', 'dlv_1', '--sim', sim.url, '--token', 'wrong_token_0123456789'])
+      expect(refused).toMatchObject({ code: 2, stderr: expect.stringContaining('401 token_required') })
+      expect((await inProcess(['resend', '--token', sim.token])).code).toBe(2)
+    } finally {
+      await sim.close()
+      await target.close()
+    }
+  })
+})
+
+describe('ringhook simulate --faults', () => {
+  it('injects the profile into deliveries, labels each fault in the live log, and prints the client line', async () => {
+    const target = await startReceiver()
+    const cli = simulateInProcess(['--faults', 'chaos', '--time-scale', '0.01', '--webhook-url', target.url])
+    try {
+      const banner = await cli.printed(/Press Ctrl-C/)
+      const simUrl = /ringhook simulator on (\S+)/.exec(banner)?.[1] as string
+      // The base URL without /v1: @ringhook/client adds its own prefix.
+      expect(banner).toContain(`Client     RING_BASE_URL=${simUrl} RING_API_KEY=rk_sim_demo`)
+      expect(await cli.printed(/^Faults +chaos/)).toMatch(/seed \d+/)
+      const token = /Token +(\S+)/.exec(banner)?.[1] as string
+      const gesture = () =>
+        fetch(`${simUrl}/_sim/installs/${/installs\/([^/]+)\/gesture/.exec(banner)?.[1]}/gesture`, {
+          method: 'POST',
+          headers: { 'x-ringhook-sim-token': token, 'content-type': 'application/json' },
+          body: JSON.stringify({ gesture_type: 'tap' }),
+        })
+      const fault = cli.printed(/ FAULT +\w+ on /)
+      for (let n = 0; n < 10; n++) expect((await gesture()).status).toBe(200)
+      expect(await fault).toMatch(/FAULT +(duplicate|lost_ack|slow|reorder|same_second|skew_\w+|rotation|burst) on /)
+    } finally {
+      cli.stop()
+      await target.close()
+    }
+    expect(await cli.exit).toBe(0)
+  })
+})
+
 describe('commands in-process', () => {
   let target: TestReceiver
   beforeAll(async () => {
@@ -286,6 +341,7 @@ describe('commands in-process', () => {
       ['sign', 'gesture', 'app.activated', '--secret', secret],
       ['simulate', '--time-scale', 'fast'],
       ['simulate', 'now'],
+      ['simulate', '--faults', 'sunny'],
     ]) {
       expect((await inProcess(args)).code).toBe(2)
     }

@@ -3,8 +3,10 @@ import { useMemo, useState } from 'preact/hooks'
 import { type Api, SimError } from '../api.js'
 import { type Controls, ControlsContext, useControls } from '../controls.js'
 import { duration } from '../format.js'
+import type { Model } from '../model.js'
 import { type Connection, useSimulator } from '../use-simulator.js'
 import { DeliveryLog } from './DeliveryLog.js'
+import { Faults } from './Faults.js'
 import { UserPanel } from './UserPanel.js'
 
 const CONNECTION = { connecting: 'Connecting…', live: 'Live', offline: 'Offline' } as const
@@ -42,6 +44,7 @@ export function App({ api }: { api: Api }) {
         {snapshot?.users.map((user) => (
           <UserPanel key={user.id} user={user} model={model} />
         ))}
+        {snapshot && <Faults injected={injectedFaults(model)} />}
         <DeliveryLog model={model} />
       </main>
     </ControlsContext.Provider>
@@ -85,6 +88,9 @@ function AddUser() {
     </form>
   )
 }
+
+const injectedFaults = (model: Model) =>
+  Object.values(model.deliveries).reduce((sum, delivery) => sum + delivery.faults.length, 0)
 
 function describe(error: unknown): string {
   if (error instanceof SimError) return `${error.code}: ${error.message}`

@@ -1,3 +1,4 @@
+import { useControls } from '../controls.js'
 import { clock } from '../format.js'
 import { logRows } from '../log-rows.js'
 import type { Model } from '../model.js'
@@ -5,9 +6,15 @@ import type { Model } from '../model.js'
 /** Every webhook attempt as it happens, with its reply; gestures that sent nothing and refused API calls too. */
 export function DeliveryLog({ model }: { model: Model }) {
   const rows = logRows(model)
+  const { api, act } = useControls()
   return (
     <section class="log" aria-labelledby="log-heading">
       <h2 id="log-heading">Delivery log</h2>
+      {rows.some((row) => row.resend) && (
+        <button type="button" onClick={() => act(() => api.resendFailed(new Date(0).toISOString()))}>
+          Resend every failed delivery
+        </button>
+      )}
       {rows.length === 0 ? (
         <p class="empty">No webhooks yet: install an app or perform a gesture.</p>
       ) : (
@@ -41,6 +48,12 @@ export function DeliveryLog({ model }: { model: Model }) {
                   <td>{row.latency}</td>
                   <td>
                     <span class={`tag tag--${row.tone}`}>{row.outcome}</span>
+                    {row.fault && <span class="tag tag--fault">fault: {row.fault}</span>}
+                    {row.resend && (
+                      <button type="button" onClick={() => act(() => api.resend(row.resend as string))}>
+                        Resend
+                      </button>
+                    )}
                   </td>
                   <td>{row.next}</td>
                   <td class="log__reply">

@@ -28,9 +28,13 @@ export function formatEntry(entry: LogEntry): string | null {
     case 'delivery.attempt': {
       const answer = entry.status === null ? `${entry.outcome} (${entry.error})` : `${entry.status}`
       const retry = entry.next_retry_in_ms === null ? '' : `, retry in ${entry.next_retry_in_ms} ms`
-      const text = `${entry.event} #${entry.attempt} → ${answer} in ${entry.latency_ms} ms${retry}`
-      return line('WEBHOOK', text, entry.outcome === 'http_error' ? why(entry.status, entry.reply) : undefined)
+      const fault = entry.fault ? ` [fault: ${entry.fault}]` : ''
+      const text = `${entry.event} #${entry.attempt} → ${answer} in ${entry.latency_ms} ms${retry}${fault}`
+      const detail = entry.note ?? (entry.outcome === 'http_error' ? why(entry.status, entry.reply) : undefined)
+      return line('WEBHOOK', text, detail)
     }
+    case 'fault':
+      return line('FAULT', `${entry.fault} on ${entry.event} ${entry.delivery_id}: ${entry.detail}`)
     case 'delivery.settled':
       if (entry.status === 'delivered' && entry.attempts === 1) return null
       if (entry.status === 'skipped') return line('WEBHOOK', `${entry.event} not sent: the app has no webhook URL`)

@@ -3,6 +3,7 @@ import { doctor } from './doctor.js'
 import { EXIT, type Io, UsageError } from './io.js'
 import { jobs } from './jobs.js'
 import { printable } from './printable.js'
+import { resend } from './resend.js'
 import { send } from './send.js'
 import { sign } from './sign.js'
 import { type SimulateHooks, simulate } from './simulate.js'
@@ -15,6 +16,7 @@ Commands:
   simulate   run the whole service on localhost, with demo data and a live log
   doctor     probe your running receiver and explain what is misconfigured
   jobs       list, show and replay failed queue jobs (with @ringhook/bullmq installed)
+  resend     send a delivery of a running simulator again, or every one that failed since a time
 
 Run "ringhook <command> --help" for a command's options.
 Exit codes: 0 success, 1 rejected by the receiver, 2 usage error, 3 unreachable or could not start.`
@@ -36,6 +38,8 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
         return await doctor(rest, io)
       case 'jobs':
         return await jobs(rest, io)
+      case 'resend':
+        return await resend(rest, io)
       case '--version':
       case '-v':
         io.out(packageJson.version)
@@ -53,7 +57,7 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
     if (!(error instanceof UsageError)) throw error
     io.err(`✘ ${error.message}`)
     io.err(
-      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor'].includes(command) ? `${command} ` : ''}--help" for usage.`,
+      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend'].includes(command) ? `${command} ` : ''}--help" for usage.`,
     )
     return EXIT.usage
   }

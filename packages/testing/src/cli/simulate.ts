@@ -1,4 +1,5 @@
 import { createSimulator, type Simulator } from '../simulator/create-simulator.js'
+import { FAULT_PROFILES, type FaultProfile } from '../simulator/faults/kinds.js'
 import { formatEntry } from './format.js'
 import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
 import { loadPage, type Page } from './page.js'
@@ -21,6 +22,7 @@ Options:
   --secret <secret>          the webhook secret of both demo apps (generated and printed if omitted)
   --time-scale <n>           multiply every wait (retries, 30 s limit, await timeouts); default 1
   --gesture-types <a,b>      gesture types beside tap, double_tap, long_press, swipe_up, swipe_down
+  --faults <profile>         inject faults into deliveries: ${Object.keys(FAULT_PROFILES).join(', ')}
   --json                     print log entries as JSON lines
   --no-ui                    do not serve the web page at / (from @ringhook/simulator-ui, if installed)
 
@@ -34,6 +36,7 @@ const SIMULATE_FLAGS = {
   secret: { type: 'string' },
   'time-scale': { type: 'string' },
   'gesture-types': { type: 'string' },
+  faults: { type: 'string' },
   json: { type: 'boolean' },
   'no-ui': { type: 'boolean' },
 } as const
@@ -55,6 +58,9 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     throw new UsageError('--webhook-url must be an http(s) URL.')
   if (values.secret !== undefined && values.secret.length < 8)
     throw new UsageError('--secret must be at least 8 characters.')
+  const profile = values.faults
+  if (profile !== undefined && !Object.hasOwn(FAULT_PROFILES, profile))
+    throw new UsageError(`--faults takes one of: ${Object.keys(FAULT_PROFILES).join(', ')}.`)
   const timeScale = parseNumber(values['time-scale'], '--time-scale')
   if (timeScale === 0) throw new UsageError('--time-scale must be greater than 0.')
   const page = values['no-ui'] ? undefined : await (hooks.loadPage ?? loadPage)()
@@ -68,6 +74,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
       ...(envToken ? { token: envToken } : {}),
       ...(timeScale === undefined ? {} : { timeScale }),
       ...(values['gesture-types'] ? { gestureTypes: list(values['gesture-types']) } : {}),
+      ...(profile ? { faults: { profile: profile as FaultProfile } } : {}),
       seed: { ...(webhookUrl ? { webhookUrl } : {}), ...(values.secret ? { secret: values.secret } : {}) },
       ...(page ? { handler: page.handler } : {}),
     })
@@ -79,6 +86,8 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     return EXIT.unreachable
   }
   banner(sim, io, { webhookUrl, secretGiven: values.secret !== undefined, tokenGiven: Boolean(envToken), page })
+  if (profile)
+    io.out(`Faults     ${profile}: every injected fault is logged as FAULT (seed ${sim.faults.get().seed})\n`)
   sim.on('entry', (entry) => {
     const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
     if (text !== null) io.out(text)
@@ -123,6 +132,7 @@ function banner(
 ${page}
   API        ${sim.apiUrl} (also without /v1)
   API key    ${demo.key.token} (linked to Ada, so @me works)
+  Client     RING_BASE_URL=${sim.url} RING_API_KEY=${demo.key.token}
   Apps       ${control.app_id} (control), ${notifications.app_id} (preferred_notification)
   Webhooks   ${webhooks}
   Users      Ada active, Grace passive, Linus inactive, Margaret active with her ring off;

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_LIMITS } from '@ringhook/core/api'
 import type { Clock } from './clock.js'
+import type { FaultSettingsInput } from './faults/kinds.js'
 import type { Settings } from './model.js'
 import type { SeedOptions } from './seed.js'
 
@@ -55,6 +56,11 @@ export interface SimulatorOptions {
       }
     >
   >
+  /**
+   * Faults to inject from the start: a profile (`flaky-network`, `reorder`, `rotation`, `clock-skew`,
+   * `chaos`), per-fault probabilities and the random seed. Default none; `sim.faults` changes them.
+   */
+  faults?: FaultSettingsInput
   /** Seeds demo data: one key linked to a user, a control app owned by it, users in every state. */
   seed?: boolean | SeedOptions
   /**
@@ -81,6 +87,7 @@ export interface ResolvedConfig {
   clock: Clock
   logLimit: number
   settings: Settings
+  faults: FaultSettingsInput | undefined
 }
 
 const positive = (name: string, value: number) => {
@@ -102,6 +109,7 @@ export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
     token: token(options.token),
     clock: options.clock ?? Date.now,
     logLimit: positive('logLimit', options.logLimit ?? 5000),
+    faults: options.faults,
     settings: {
       base_url: '',
       api_url: '',

@@ -8,11 +8,21 @@
  * @document ../../CONTROL-API.md
  */
 export type { ApiErrorBody, UserState, VibeStep } from '@ringhook/core/api'
+export type { FaultName, FaultProfile, FaultSettings, InjectedFault } from './faults/kinds.js'
+export type {
+  AttemptProblem,
+  DeliveryCounts,
+  DifferentReplies,
+  ReportedFault,
+  SimReport,
+  UndeliveredDelivery,
+} from './faults/report.js'
 export type {
   DeliveryAttemptEntry,
   DeliveryEntry,
   DeliveryQueuedEntry,
   DeliverySettledEntry,
+  FaultEntry,
   GestureEntry,
   LogEntry,
   LogEntryType,
@@ -28,3 +38,4 @@ export type {
   VibeEntry,
 } from './log.js'
 export type * from './model.js'
+export type { ResendResult } from './resend.js'

@@ -2,6 +2,8 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolveConfig, type SimulatorOptions } from './config.js'
 import { Engine } from './engine.js'
+import type { FaultName, FaultSettings, FaultSettingsInput } from './faults/kinds.js'
+import type { SimReport } from './faults/report.js'
 import type { GestureResult } from './gestures.js'
 import { createListener } from './http/server.js'
 import type {
@@ -17,6 +19,7 @@ import type { LifecycleResult } from './lifecycle.js'
 import type { EntryListener, LogEntry, LogQuery, LogView } from './log.js'
 import type { App, Delivery, Install, Key, Notification, Snapshot, User, Vibe } from './model.js'
 import type { AnswerResult } from './notifications.js'
+import type { ResendResult } from './resend.js'
 import { type DemoData, seedDemo } from './seed.js'
 
 /** Options of an action that sends webhooks. */
@@ -27,9 +30,12 @@ export interface WaitOptions {
 
 /** A running simulator of the whole service. Every method mirrors a route of the control API. */
 export interface Simulator {
-  /** `http://127.0.0.1:<port>`: the control API lives under `/_sim/`. */
+  /**
+   * `http://127.0.0.1:<port>`: the control API lives under `/_sim/`, and this is the base URL to give
+   * `@ringhook/client` (`RING_BASE_URL`), which adds `/v1` itself.
+   */
   readonly url: string
-  /** `<url>/v1`: give this to `@ringhook/client` as its base URL. */
+  /** `<url>/v1`: for calling the endpoints directly with fetch or curl; not a client's base URL. */
   readonly apiUrl: string
   /** The port it listens on (the one picked, when started with port 0). */
   readonly port: number
@@ -100,6 +106,26 @@ export interface Simulator {
     /** Entries and aggregates in one, as `GET /_sim/log` answers. */
     view(query?: LogQuery): LogView
   }
+  /** The service's bad days: faults injected into deliveries (see `FAULT_NAMES` and `FAULT_PROFILES`). */
+  readonly faults: {
+    /** Replaces the probabilities: a profile, per-fault rates over it, and optionally a new seed. */
+    set(input: FaultSettingsInput): FaultSettings
+    /** Injects these faults into the next delivery (or attempt) each applies to. */
+    next(faults: FaultName | readonly FaultName[]): FaultSettings
+    /** No fault any more. */
+    clear(): FaultSettings
+    /** The faults in force. */
+    get(): FaultSettings
+  }
+  /**
+   * The service's verdict: every delivery acknowledged in the end (or why it was given up), gesture
+   * retries answered with the same vibe, answers within the limit, the timestamp tolerance kept.
+   */
+  report(): SimReport
+  /** Sends one delivery again, as a new delivery with the same payload, newly signed. */
+  resend(deliveryId: string, options?: WaitOptions): Promise<ResendResult>
+  /** Sends again every delivery that failed at or after `since`. */
+  resendFailed(since: Date | string, options?: WaitOptions): Promise<ResendResult>
   /** Calls `listener` with every new log entry; returns the unsubscribe function. */
   on(event: 'entry', listener: EntryListener): () => void
   /** Resolves once no delivery is pending or waiting for a retry. */
@@ -152,6 +178,7 @@ function facade(
   demo: DemoData | undefined,
 ): Simulator {
   const { ctx } = engine
+  const { faults } = engine.deliveries
   const waitInput = (options: WaitOptions = {}) => ({ ...(options.wait === undefined ? {} : { wait: options.wait }) })
   const transition =
     (action: 'activate' | 'passive' | 'deactivate' | 'uninstall') => async (userAppId: string, options?: WaitOptions) =>
@@ -204,6 +231,21 @@ function facade(
       notifications: () => copy([...ctx.state.notifications.values()]),
       view: (query) => engine.logView(query),
     },
+    faults: {
+      set: (input) => faults.set(input),
+      next: (names) => faults.next(names),
+      clear: () => faults.clear(),
+      get: () => faults.settings(),
+    },
+    report: () => engine.report(),
+    resend: async (deliveryId, options) => copy(await engine.resend(deliveryId, waitInput(options))),
+    resendFailed: async (since, options) =>
+      copy(
+        await engine.resendFailed({
+          failed_since: typeof since === 'string' ? since : since.toISOString(),
+          ...waitInput(options),
+        }),
+      ),
     on: (_event, listener) => ctx.log.subscribe(listener),
     idle: () => engine.deliveries.idle(),
     state: () => engine.snapshot(),

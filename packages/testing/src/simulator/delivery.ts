@@ -1,7 +1,13 @@
 import type { WebhookEvent } from '@ringhook/core'
 import { signWebhook } from '@ringhook/core/signature'
 import type { SimContext } from './context.js'
+import { type AttemptPlan, lostAcknowledgement, planAttempt } from './faults/attempt-plan.js'
+import { FaultInjector } from './faults/injector.js'
+import type { InjectedFault } from './faults/kinds.js'
+import { OrderFaults, REORDER_HOLD_MS } from './faults/order.js'
+import { attemptNote, SecretRegenerations } from './faults/regenerations.js'
 import type { App, Attempt, AttemptOutcome, Delivery } from './model.js'
+import * as resources from './resources.js'
 
 const REPLY_LIMIT = 4096
 
@@ -31,14 +37,22 @@ export class Deliveries {
   // Deliveries for one install start in the order they were queued (installed before activated),
   // each after the previous one's first attempt; retries do not hold later events back.
   readonly #chains = new Map<string, Promise<void>>()
+  // A lifecycle event held back by the `reorder` fault, per install, until the next one is queued.
+  readonly #held = new Map<string, { delivery: Delivery; cancel: () => void }>()
+  readonly #order: OrderFaults
+  readonly #regenerations: SecretRegenerations
 
   constructor(
     private readonly ctx: SimContext,
     private readonly onReply: ReplyHandler,
-  ) {}
+    readonly faults: FaultInjector = new FaultInjector(),
+  ) {
+    this.#order = new OrderFaults(faults)
+    this.#regenerations = new SecretRegenerations(ctx)
+  }
 
   /** Queues one webhook for an app; recorded as skipped when the app has no webhook URL. */
-  send(app: App, payload: WebhookEvent): Delivery {
+  send(app: App, payload: WebhookEvent, resendOf: string | null = null): Delivery {
     const { ctx } = this
     const delivery: Delivery = {
       id: ctx.ids.next('dlv'),
@@ -52,10 +66,13 @@ export class Deliveries {
       retry_delays_ms: ctx.settings.retry_delays_ms.map((ms) => ctx.timers.scaled(ms)),
       attempts: [],
       next_attempt_at: null,
+      faults: [],
+      resend_of: resendOf,
       created_at: ctx.iso(),
       settled_at: null,
       vibe_id: null,
     }
+    const sameSecond = delivery.status === 'pending' && resendOf === null ? this.#order.stamp(delivery) : null
     ctx.state.addDelivery(delivery)
     const ref = { delivery_id: delivery.id, event: delivery.event }
     ctx.log.append({
@@ -65,12 +82,48 @@ export class Deliveries {
       user_app_id: delivery.user_app_id,
       url: delivery.url,
     })
+    if (sameSecond) this.#inject(delivery, sameSecond)
     if (delivery.status === 'skipped') this.#settle(delivery)
     else {
       this.#pending++
-      this.#chain(delivery)
+      this.#queue(delivery)
     }
     return delivery
+  }
+
+  /** Sends the delivery again as a new one (same payload, newly signed), as the app's owner asks. */
+  resend(original: Delivery): Delivery {
+    return this.send(this.ctx.state.app(original.app_id), structuredClone(original.payload), original.id)
+  }
+
+  #inject(delivery: Delivery, fault: InjectedFault): void {
+    delivery.faults.push(fault)
+    this.ctx.log.append({ type: 'fault', delivery_id: delivery.id, event: delivery.event, ...fault })
+  }
+
+  /** Chains the delivery behind its install's earlier ones; `reorder` swaps it with the next one. */
+  #queue(delivery: Delivery): void {
+    const key = delivery.user_app_id
+    const held = this.#held.get(key)
+    if (held) {
+      this.#held.delete(key)
+      held.cancel()
+      this.#chain(delivery)
+      this.#chain(held.delivery)
+      return
+    }
+    const reorder = delivery.resend_of === null ? this.#order.hold(delivery) : null
+    if (!reorder) {
+      this.#chain(delivery)
+      return
+    }
+    this.#inject(delivery, reorder)
+    const cancel = this.ctx.timers.after(REORDER_HOLD_MS, () => {
+      if (this.#held.get(key)?.delivery !== delivery) return
+      this.#held.delete(key)
+      this.#chain(delivery)
+    })
+    this.#held.set(key, { delivery, cancel })
   }
 
   #chain(delivery: Delivery): void {
@@ -101,6 +154,8 @@ export class Deliveries {
   reset(): void {
     this.#generation++
     this.#chains.clear()
+    this.#held.clear()
+    this.#order.clear()
     for (const controller of this.#inFlight) controller.abort()
     this.#pending = 0
     this.#wake('settle')
@@ -130,28 +185,33 @@ export class Deliveries {
   async #attempt(delivery: Delivery, n: number, generation: number): Promise<void> {
     if (this.#closed || generation !== this.#generation) return
     delivery.next_attempt_at = null
+    const retryIn = delivery.retry_delays_ms[n - 1] ?? null
+    const plan = planAttempt(this.faults, n, retryIn !== null)
+    for (const fault of plan.injected) this.#inject(delivery, fault)
     // The service posts to the URL and signs with the secret configured at the time of the attempt.
     const app = this.ctx.state.apps.get(delivery.app_id)
-    const result = app?.webhook_url
-      ? await this.#post(app.webhook_url, app.secret, delivery.payload)
-      : { outcome: 'network_error' as const, status: null, body: null, latency: 0, error: 'the app has no webhook URL' }
+    const results = app?.webhook_url
+      ? await this.#postAll(app, delivery, plan)
+      : [
+          {
+            outcome: 'network_error' as const,
+            status: null,
+            body: null,
+            latency: 0,
+            error: 'the app has no webhook URL',
+          },
+        ]
     if (this.#closed || generation !== this.#generation) return
-    const retryIn = result.outcome === 'ok' ? null : (delivery.retry_delays_ms[n - 1] ?? null)
-    const attempt: Attempt = {
-      attempt: n,
-      at: this.ctx.iso(),
-      outcome: result.outcome,
-      status: result.status,
-      latency_ms: result.latency,
-      reply: result.body === null ? null : result.body.slice(0, REPLY_LIMIT),
-      error: result.error,
-      next_retry_in_ms: retryIn,
-    }
-    delivery.attempts.push(attempt)
-    this.ctx.log.append({ type: 'delivery.attempt', delivery_id: delivery.id, event: delivery.event, ...attempt })
-    if (result.outcome === 'ok') {
+    // A burst's copies are tries of their own; the best answer stands for the attempt.
+    const main = results.find((result) => result.outcome === 'ok') ?? (results[0] as Outcome)
+    for (const copy of results.filter((result) => result !== main)) this.#record(delivery, n, copy, null, 'burst')
+    const lost = main.outcome === 'ok' ? lostAcknowledgement(this.faults, n, retryIn !== null) : null
+    const attempt = this.#record(delivery, n, main, main.outcome === 'ok' && !lost ? null : retryIn, lost?.fault)
+    if (lost) this.#loseAcknowledgement(delivery, attempt, lost)
+    if (attempt.outcome === 'ok') {
       delivery.status = 'delivered'
-      if (delivery.event === 'gesture') delivery.vibe_id = this.onReply(delivery, result.body ?? '')
+      if (delivery.event === 'gesture') delivery.vibe_id = this.onReply(delivery, main.body ?? '')
+      await this.#duplicate(delivery, n, generation)
       return this.#finish(delivery)
     }
     if (retryIn === null) {
@@ -167,12 +227,68 @@ export class Deliveries {
     )
   }
 
-  async #post(url: string, secret: string, payload: WebhookEvent): Promise<Outcome> {
+  #record(
+    delivery: Delivery,
+    n: number,
+    result: Outcome,
+    nextRetry: number | null,
+    fault: Attempt['fault'] | null,
+  ): Attempt {
+    const note = attemptNote(this.#regenerations, delivery.app_id, result.status, result.body)
+    const attempt: Attempt = {
+      attempt: n,
+      at: this.ctx.iso(),
+      outcome: result.outcome,
+      status: result.status,
+      latency_ms: result.latency,
+      reply: result.body === null ? null : result.body.slice(0, REPLY_LIMIT),
+      error: result.error,
+      next_retry_in_ms: nextRetry,
+      ...(fault ? { fault } : {}),
+      ...(note ? { note } : {}),
+    }
+    delivery.attempts.push(attempt)
+    this.ctx.log.append({ type: 'delivery.attempt', delivery_id: delivery.id, event: delivery.event, ...attempt })
+    return attempt
+  }
+
+  /** The app answered 2xx; the service acts as if it had not (and, for `rotation`, regenerates the secret). */
+  #loseAcknowledgement(delivery: Delivery, attempt: Attempt, lost: InjectedFault): void {
+    attempt.outcome = 'timeout'
+    attempt.error = `the app answered ${attempt.status}, but the service lost the acknowledgement (injected ${lost.fault})`
+    this.#inject(delivery, lost)
+    if (lost.fault === 'rotation') resources.regenerateSecret(this.ctx, delivery.app_id)
+  }
+
+  /** The `duplicate` fault: the acknowledged payload sent once more, newly signed. */
+  async #duplicate(delivery: Delivery, n: number, generation: number): Promise<void> {
+    const app = this.ctx.state.apps.get(delivery.app_id)
+    if (!app?.webhook_url || !this.faults.hits('duplicate')) return
+    this.#inject(delivery, {
+      fault: 'duplicate',
+      attempt: n,
+      detail: 'the acknowledged payload sent again, newly signed',
+    })
+    const [result] = await this.#postAll(app, delivery, { skewSeconds: 0, holdMs: 0, copies: 1, injected: [] })
+    if (this.#closed || generation !== this.#generation || !result) return
+    this.#record(delivery, n, result, null, 'duplicate')
+  }
+
+  async #postAll(app: App, delivery: Delivery, plan: AttemptPlan): Promise<Outcome[]> {
+    const url = app.webhook_url as string
+    const timestamp = Math.floor(this.ctx.clock() / 1000) + plan.skewSeconds
+    if (plan.holdMs > 0) await new Promise<void>((resolve) => this.ctx.timers.after(plan.holdMs, resolve))
+    const ackMs = this.ctx.settings.ack_timeout_ms - plan.holdMs
+    const post = () => this.#post(url, app.secret, delivery.payload, timestamp, ackMs)
+    return Promise.all(Array.from({ length: plan.copies }, post))
+  }
+
+  async #post(url: string, secret: string, payload: WebhookEvent, timestamp: number, ackMs: number): Promise<Outcome> {
     const body = JSON.stringify(payload)
-    const signed = await signWebhook({ secret, body, timestamp: Math.floor(this.ctx.clock() / 1000) })
+    const signed = await signWebhook({ secret, body, timestamp })
     const controller = new AbortController()
     this.#inFlight.add(controller)
-    const cancel = this.ctx.timers.after(this.ctx.settings.ack_timeout_ms, () => controller.abort())
+    const cancel = this.ctx.timers.after(ackMs, () => controller.abort())
     const started = performance.now()
     const latency = () => Math.round((performance.now() - started) * 10) / 10
     try {
@@ -193,9 +309,7 @@ export class Deliveries {
       return { outcome, status: response.status, body: text, error: null, latency: latency() }
     } catch (error) {
       const timedOut = controller.signal.aborted
-      const message = timedOut
-        ? `no answer within ${this.ctx.timers.scaled(this.ctx.settings.ack_timeout_ms)} ms`
-        : describeNetworkError(error)
+      const message = timedOut ? `no answer within ${this.ctx.timers.scaled(ackMs)} ms` : describeNetworkError(error)
       return {
         outcome: timedOut ? 'timeout' : 'network_error',
         status: null,

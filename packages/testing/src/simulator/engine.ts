@@ -2,6 +2,8 @@ import { Timers } from './clock.js'
 import type { ResolvedConfig } from './config.js'
 import { type SimContext, timestamps } from './context.js'
 import { Deliveries } from './delivery.js'
+import { FaultInjector } from './faults/injector.js'
+import { buildReport, type SimReport } from './faults/report.js'
 import { type GestureResult, handleGestureReply, performGesture } from './gestures.js'
 import { Ids } from './ids.js'
 import type {
@@ -11,6 +13,7 @@ import type {
   CreateUserInput,
   GestureInput,
   InstallInput,
+  ResendFailedInput,
   UpdateAppInput,
   UpdateInstallInput,
   UpdateKeyInput,
@@ -22,6 +25,7 @@ import { type LogQuery, type LogView, SimLog } from './log.js'
 import type { App, Install, Key, Snapshot, User } from './model.js'
 import { type AnswerResult, Notifications } from './notifications.js'
 import { SlidingWindow } from './rate-limit.js'
+import { type ResendResult, resendFailed, resendOne } from './resend.js'
 import * as resources from './resources.js'
 import { SimState } from './state.js'
 
@@ -46,7 +50,11 @@ export class Engine {
       vibeLimit: new SlidingWindow(limits.vibes_per_user.limit, limits.vibes_per_user.window_ms, clock),
       ...stamps,
     }
-    this.deliveries = new Deliveries(this.ctx, (delivery, body) => handleGestureReply(this.ctx, delivery, body))
+    this.deliveries = new Deliveries(
+      this.ctx,
+      (delivery, body) => handleGestureReply(this.ctx, delivery, body),
+      new FaultInjector(config.faults),
+    )
     this.notifications = new Notifications(this.ctx, this.deliveries)
   }
 
@@ -67,6 +75,12 @@ export class Engine {
   gesture = (id: string, input: GestureInput): Promise<GestureResult> =>
     performGesture(this.ctx, this.deliveries, id, input)
   answer = (eventId: string, input: AnswerInput): Promise<AnswerResult> => this.notifications.answer(eventId, input)
+
+  resend = (deliveryId: string, input?: WaitInput): Promise<ResendResult> =>
+    resendOne(this.ctx, this.deliveries, deliveryId, input)
+  resendFailed = (input: ResendFailedInput): Promise<ResendResult> => resendFailed(this.ctx, this.deliveries, input)
+  /** The service's verdict on every delivery kept. */
+  report = (): SimReport => structuredClone(buildReport([...this.ctx.state.deliveries.values()]))
 
   logView(query: LogQuery = {}): LogView {
     const { state } = this.ctx

@@ -8,9 +8,27 @@ export { DEFAULT_GESTURE_TYPES, type ExtraContext, type ExtraHandler, type Simul
 export type * from './control-api.js'
 export { createSimulator, type Simulator, type WaitOptions } from './create-simulator.js'
 export { SimulatorError, type SimulatorErrorCode } from './errors.js'
+export {
+  FAULT_NAMES,
+  FAULT_PROFILES,
+  type FaultName,
+  type FaultProfile,
+  type FaultSettings,
+  type FaultSettingsInput,
+  type InjectedFault,
+} from './faults/kinds.js'
+export type {
+  AttemptProblem,
+  DeliveryCounts,
+  DifferentReplies,
+  ReportedFault,
+  SimReport,
+  UndeliveredDelivery,
+} from './faults/report.js'
 export type { GestureResult } from './gestures.js'
 export type * from './inputs.js'
 export type { LifecycleAction, LifecycleResult } from './lifecycle.js'
 export type { EntryListener } from './log.js'
 export type { AnswerResult } from './notifications.js'
+export type { ResendResult } from './resend.js'
 export { DEMO_API_KEY, type DemoData, type SeedOptions } from './seed.js'

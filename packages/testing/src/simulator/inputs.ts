@@ -47,7 +47,14 @@ export const createAppInput = z.strictObject({
   secret: z.string().min(8).max(200).optional(),
 })
 /** The body of `PATCH /_sim/apps/:app_id`; a changed webhook URL regenerates the secret. */
-export const updateAppInput = z.strictObject({ name: name.optional(), webhook_url: webhookUrl.nullable().optional() })
+export const updateAppInput = z.strictObject({
+  name: name.optional(),
+  webhook_url: webhookUrl.nullable().optional(),
+  /** With a new webhook URL: keep the secret instead of regenerating it (the service always regenerates). */
+  keep_secret: flag.optional(),
+  /** With a new webhook URL: set this secret instead of a random one (the service always picks one). */
+  secret: z.string().min(16).max(200).optional(),
+})
 
 /** The body of `POST /_sim/apps/:app_id/installs`: the user, and whether to activate at once. */
 export const installInput = z.strictObject({
@@ -81,6 +88,11 @@ export type CreateUserInput = z.input<typeof createUserInput>
 export type UpdateUserInput = z.input<typeof updateUserInput>
 /** What {@link Simulator.apps | sim.apps.create} takes: see {@link createAppInput}. */
 export type CreateAppInput = z.input<typeof createAppInput>
+/** The body of `POST /_sim/deliveries/resend`: every delivery that failed at or after `failed_since`. */
+export const resendFailedInput = z.strictObject({ failed_since: z.iso.datetime({ offset: true }), wait })
+
+/** See {@link resendFailedInput}. */
+export type ResendFailedInput = z.input<typeof resendFailedInput>
 /** See {@link updateAppInput}. */
 export type UpdateAppInput = z.input<typeof updateAppInput>
 /** What {@link Simulator.install | sim.install} takes: see {@link installInput}. */

@@ -1,3 +1,4 @@
+import type { InjectedFault } from './faults/kinds.js'
 import type { App, Attempt, Delivery, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
 
 /** What a `state` entry records: which object was created, changed or removed, or that everything was reset. */
@@ -128,8 +129,16 @@ export type NotificationTimeoutEntry = Stamp & {
   event_id: string
 }
 
+/** The simulator injected a fault into a delivery (see `FAULT_NAMES`); every {@link InjectedFault} field. */
+export type FaultEntry = Stamp &
+  DeliveryRef &
+  InjectedFault & {
+    /** Discriminant. */
+    type: 'fault'
+  }
+
 /** The entries that follow one delivery. */
-export type DeliveryEntry = DeliveryQueuedEntry | DeliveryAttemptEntry | DeliverySettledEntry
+export type DeliveryEntry = DeliveryQueuedEntry | DeliveryAttemptEntry | DeliverySettledEntry | FaultEntry
 
 /** Every entry of the simulator's log and event stream, discriminated on `type`. */
 export type LogEntry =

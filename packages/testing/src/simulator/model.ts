@@ -1,5 +1,6 @@
 import type { WebhookEvent } from '@ringhook/core'
 import type { ResponseMode, UserState, VibeStep } from '@ringhook/core/api'
+import type { FaultName, InjectedFault } from './faults/kinds.js'
 
 // The simulator's objects, as the control API shows them (see CONTROL-API.md).
 
@@ -103,6 +104,13 @@ export interface Attempt {
   error: string | null
   /** The scaled wait before the next try, or null when this was the last. */
   next_retry_in_ms: number | null
+  /** The fault injected into this try, when one was (a `duplicate` or `burst` copy is a try of its own). */
+  fault?: FaultName
+  /**
+   * For an answer other than 2xx: what it means and the likely fix (the receiver's error code when it
+   * has one), or that a 401 came right after a secret regeneration.
+   */
+  note?: string
 }
 
 /** Where a delivery stands: waiting for its first try, between retries, or settled one of three ways. */
@@ -135,6 +143,10 @@ export interface Delivery {
   attempts: Attempt[]
   /** ISO 8601, when the next try is due; null once settled. */
   next_attempt_at: string | null
+  /** The faults injected into this delivery, oldest first. */
+  faults: InjectedFault[]
+  /** The delivery this one sends again (`resend`), or null. */
+  resend_of: string | null
   /** ISO 8601, from the simulator's clock. */
   created_at: string
   /** ISO 8601, when it settled; null before. */

@@ -109,12 +109,13 @@ export function updateApp(ctx: SimContext, appId: string, raw: UpdateAppInput): 
   const urlChanged = input.webhook_url !== undefined && input.webhook_url !== app.webhook_url
   if (urlChanged) app.webhook_url = input.webhook_url ?? null
   logState(ctx, 'app.updated', appId, publicApp(app))
-  return urlChanged ? regenerateSecret(ctx, appId) : app
+  if (input.secret !== undefined) return regenerateSecret(ctx, appId, input.secret)
+  return urlChanged && !input.keep_secret ? regenerateSecret(ctx, appId) : app
 }
 
-export function regenerateSecret(ctx: SimContext, appId: string): App {
+export function regenerateSecret(ctx: SimContext, appId: string, secret?: string): App {
   const app = ctx.state.app(appId)
-  app.secret = ctx.ids.secret()
+  app.secret = secret ?? ctx.ids.secret()
   logState(ctx, 'app.secret_regenerated', appId, publicApp(app))
   return app
 }

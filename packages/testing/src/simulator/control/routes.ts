@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Engine } from '../engine.js'
+import { nextFaultsInput } from '../faults/kinds.js'
 import { type RouteRequest, type RouteResult, Router } from '../http/router.js'
 import { parseInput } from '../inputs.js'
 import type { LifecycleAction } from '../lifecycle.js'
@@ -72,6 +73,18 @@ export function controlRouter(): Router<Engine> {
     )
     .add('GET', '/deliveries/:delivery_id', (request, engine) =>
       ok(engine.ctx.state.delivery(param(request, 'delivery_id'))),
+    )
+    .add('GET', '/faults', (_, engine) => ok(engine.deliveries.faults.settings()))
+    .add('POST', '/faults', async (request, engine) => ok(engine.deliveries.faults.set(await body(request))))
+    .add('POST', '/faults/next', async (request, engine) => {
+      const input = parseInput(nextFaultsInput, await body(request))
+      return ok(engine.deliveries.faults.next(input.faults))
+    })
+    .add('POST', '/faults/clear', (_, engine) => ok(engine.deliveries.faults.clear()))
+    .add('GET', '/report', (_, engine) => ok(engine.report()))
+    .add('POST', '/deliveries/resend', async (request, engine) => ok(await engine.resendFailed(await body(request))))
+    .add('POST', '/deliveries/:delivery_id/resend', async (request, engine) =>
+      ok(await engine.resend(param(request, 'delivery_id'), await body(request))),
     )
     .add('GET', '/idle', async (_, engine) => {
       await engine.deliveries.idle()

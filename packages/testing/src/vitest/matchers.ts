@@ -1,0 +1,54 @@
+import type { SimReport } from '../simulator/faults/report.js'
+import type { DeliverySource, HandlerTracker } from '../verdict/tracker.js'
+
+/** What `expect.extend` gives a matcher: only the parts used here. */
+interface MatcherContext {
+  isNot: boolean
+}
+
+interface MatcherResult {
+  pass: boolean
+  message: () => string
+}
+
+/** Anything with the simulator's `report()`. */
+export interface Reporting {
+  /** The service's verdict. */
+  report(): SimReport
+}
+
+const list = (problems: readonly string[]) => problems.map((problem) => `  - ${problem}`).join('\n')
+
+/** The matchers `@ringhook/testing/vitest` registers, for `expect.extend` in another runner's setup. */
+export const ringhookMatchers = {
+  /** The service's verdict is clean: see {@link SimReport}. */
+  toHaveDeliveredEverything(this: MatcherContext, received: Reporting): MatcherResult {
+    const report = received.report()
+    return {
+      pass: report.ok,
+      message: () =>
+        this.isNot
+          ? 'expected the simulator to report a problem, but every delivery was acknowledged cleanly'
+          : `expected every delivery acknowledged cleanly, but the simulator reports:\n${list(report.problems)}`,
+    }
+  },
+  /** Each event's handlers ran exactly once; with the simulator, every delivered event ran. */
+  toHaveHandledEachEventOnce(this: MatcherContext, received: HandlerTracker, source?: DeliverySource): MatcherResult {
+    const verdict = received.verdict(source)
+    return {
+      pass: verdict.ok,
+      message: () =>
+        this.isNot
+          ? 'expected an event handled twice or never, but each was handled exactly once'
+          : `expected each event handled exactly once, but:\n${list(verdict.problems)}`,
+    }
+  },
+}
+
+/** The matchers' signatures, added to vitest's `expect`. */
+export interface RinghookMatchers<R = unknown> {
+  /** The simulator's report is clean: every delivery acknowledged, same vibe on retries, answers in time. */
+  toHaveDeliveredEverything(): R
+  /** The tracker saw each event handled exactly once (and, given the simulator, every delivered one). */
+  toHaveHandledEachEventOnce(source?: DeliverySource): R
+}
