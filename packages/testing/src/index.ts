@@ -16,3 +16,4 @@ export {
 export { checkGestureReply, describeIssues, type GestureReplyCheck } from './reply-check.js'
 export { type SendWebhookOptions, type SendWebhookResult, sendWebhook } from './send.js'
 export { type SignedWebhook, type SignWebhookOptions, signWebhook } from './sign.js'
+export { type SignableRequest, signed } from './supertest.js'
