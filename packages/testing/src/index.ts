@@ -22,6 +22,7 @@ export {
   signEvent,
   signWebhook,
 } from './sign.js'
+export { type SignableRequest, signed } from './supertest.js'
 export {
   createHandlerTracker,
   type DeliverySource,

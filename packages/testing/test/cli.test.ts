@@ -332,7 +332,7 @@ describe('commands in-process', () => {
     const unreachable = await inProcess(['send', 'app.activated', '--url', closed.url, '--secret', secret])
     expect(unreachable).toMatchObject({ code: 3, stderr: expect.stringContaining('ECONNREFUSED') })
     for (const args of [
-      ['send', 'gesture', '--secret', secret],
+      ['send', 'gesture', '--secret', secret, '--url', 'not a url'],
       ['send', 'gesture', '--url', target.url],
       ['send', 'teleport', '--url', target.url, '--secret', secret],
       ['send', '--payload', '{oops', '--url', target.url, '--secret', secret],
@@ -368,6 +368,83 @@ describe('commands in-process', () => {
   })
 })
 
+describe('friendly defaults', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs()
+  })
+
+  it('send, sign and doctor read RING_WEBHOOK_SECRET and default --url to localhost:3000/webhooks', async () => {
+    vi.stubEnv('RING_WEBHOOK_SECRET', secret)
+    const sent = await inProcess(['send', 'gesture', '--url', url])
+    expect(sent.code).toBe(0)
+    expect(sent.stdout).toContain('✔ The vibe reply follows the trigger rules')
+    const signed = await inProcess(['sign', 'app.activated', '--json'])
+    const { body, headers, curl } = JSON.parse(signed.stdout) as {
+      body: string
+      headers: Record<string, string>
+      curl: string
+    }
+    expect(curl).toContain('curl -X POST http://localhost:3000/webhooks')
+    const signature = headers['X-SERVICE-Signature']
+    const timestamp = headers['X-SERVICE-Timestamp']
+    expect(await verifyWebhook({ rawBody: body, signature, timestamp, secret })).toMatchObject({ ok: true })
+    expect((await inProcess(['doctor', '--url', url])).code).toBe(0)
+    vi.stubEnv('RING_WEBHOOK_SECRET', '')
+    const missing = await inProcess(['send', 'gesture', '--url', url])
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toContain('--secret is required (or set RING_WEBHOOK_SECRET)')
+  })
+
+  it('cuts an HTML 5xx to a few lines and blames the framework, not the receiver', async () => {
+    const page = `<!DOCTYPE html>\n<html><head><title>Error</title><style>body{}</style></head><body>\n<pre>TypeError: boom<br> &nbsp;at handler (app.js:1:1)<br>${'&nbsp;at frame (x.js:1:1)<br>'.repeat(80)}</pre>\n</body></html>`
+    const crashing = createServer((req, res) => {
+      req.resume().on('end', () => res.writeHead(500, { 'content-type': 'text/html' }).end(page))
+    })
+    await new Promise<void>((resolve) => crashing.listen(0, '127.0.0.1', resolve))
+    const crashingUrl = `http://127.0.0.1:${(crashing.address() as AddressInfo).port}/webhooks`
+    try {
+      const sent = await inProcess(['send', 'gesture', '--url', crashingUrl, '--secret', secret])
+      expect(sent.code).toBe(1)
+      expect(sent.stdout).toContain('TypeError: boom')
+      expect(sent.stdout).not.toContain('<pre>')
+      expect(sent.stdout.split('\n').length).toBeLessThan(12)
+      expect(sent.stdout).toContain(`(${page.length} bytes in all)`)
+      expect(sent.stdout).toContain('HTML page from the web framework or a proxy, not from the ringhook receiver')
+      const doctor = await inProcess(['doctor', '--url', crashingUrl, '--secret', secret])
+      expect(doctor.code).toBe(1)
+      expect(doctor.stdout).toContain('✗ The signed gesture got a 500 HTML page')
+      expect(doctor.stdout).toContain('not from the ringhook receiver')
+    } finally {
+      await new Promise<void>((resolve) => crashing.close(() => resolve()))
+    }
+  })
+
+  it('doctor lists every check it ran, passed or failed, and says its probes are in the app log', async () => {
+    const sound = await inProcess(['doctor', '--url', url, '--secret', secret])
+    for (const line of [
+      '✓ A signed gesture was acknowledged: 200',
+      '✓ The gesture reply is a valid vibe',
+      '✓ A delivery with no signature was refused (401)',
+      '✓ A delivery signed with another secret was refused (401)',
+      '✓ A delivery signed 6 minutes ago was refused (401)',
+      '✓ The signature is checked over the raw bytes',
+      '✓ A repeated delivery got the same answer as the first',
+    ]) {
+      expect(sound.stdout).toContain(line)
+    }
+    expect(sound.stdout).toContain(`appears in your app's log`)
+    const open = await startReceiver(() => ({ status: 200, body: { success: true } }))
+    try {
+      const careless = await inProcess(['doctor', '--url', open.url, '--secret', secret])
+      expect(careless.code).toBe(1)
+      expect(careless.stdout).toContain('✗ A delivery with no signature was accepted')
+      expect(careless.stdout).toContain('✓ A signed gesture was acknowledged: 200')
+    } finally {
+      await open.close()
+    }
+  })
+})
+
 describe('ringhook doctor and jobs', () => {
   it('doctor exits 0 on a sound receiver and 1 with the fix named on a wrong secret', async () => {
     const sound = await inProcess(['doctor', '--url', url, '--secret', secret])
@@ -376,13 +453,16 @@ describe('ringhook doctor and jobs', () => {
     expect(sound.stdout).toContain('No problem found.')
     const wrong = await inProcess(['doctor', '--url', url, '--secret', 'whsec_not_this_one', '--json'])
     expect(wrong.code).toBe(1)
-    const report = JSON.parse(wrong.stdout) as { findings: { id: string; detail: string }[] }
-    expect(report.findings.map((f) => f.id)).toEqual(['wrong_secret'])
-    expect(report.findings[0]?.detail).toContain('apps page')
+    const report = JSON.parse(wrong.stdout) as { findings: { id: string; level: string; detail: string }[] }
+    const failed = report.findings.filter((f) => f.level === 'fail')
+    expect(failed.map((f) => f.id)).toEqual(['wrong_secret'])
+    expect(failed[0]?.detail).toContain('apps page')
   })
 
   it('doctor refuses a missing secret or URL as a usage error', async () => {
+    vi.stubEnv('RING_WEBHOOK_SECRET', '')
     expect((await inProcess(['doctor', '--url', url])).code).toBe(2)
+    vi.unstubAllEnvs()
     expect((await inProcess(['doctor', '--secret', secret, '--url', 'not a url'])).code).toBe(2)
   })
 

@@ -1,8 +1,9 @@
 import { formatReport } from '../doctor/format.js'
 import { runDoctor } from '../doctor/run-doctor.js'
 import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
+import { secretFrom, urlFrom } from './signed-event.js'
 
-export const doctorHelp = `Usage: ringhook doctor --url <url> --secret <secret> [options]
+export const doctorHelp = `Usage: ringhook doctor [--url <url>] [--secret <secret>] [options]
 
 Sends signed probes to your running receiver, as the service would, and explains what it finds:
 connection and TLS problems, a wrong path or a redirect, a wrong or old secret, clock skew, a body
@@ -10,11 +11,12 @@ parsed or re-serialised before verification, a gesture reply that breaks the tri
 slower than the service's 30 s limit, and forged, unsigned or stale deliveries that are accepted.
 
 The probes are real gestures (gesture_type "ringhook_doctor", a new user_app_id each), so your
-gesture handler runs for each one the receiver accepts.
+gesture handler runs for each one the receiver accepts, and each probe, accepted or refused on
+purpose, appears in your app's log.
 
 Options:
-  --url <url>                your webhook endpoint, as configured for the app (required)
-  --secret <secret>          the app's current webhook secret (required)
+  --url <url>                your webhook endpoint; default http://localhost:3000/webhooks
+  --secret <secret>          the app's current webhook secret; default $RING_WEBHOOK_SECRET
   --previous-secret <secret> the secret before the last regeneration, to spot a receiver not updated
   --app-id <id>              the app id in the probes (a receiver that picks secrets per app needs it)
   --timeout <ms>             the acknowledgement limit; default 30000 (the service's)
@@ -23,7 +25,8 @@ Options:
 Exit codes: 0 nothing wrong found, 1 a problem found, 2 usage error.
 
 Example:
-  ringhook doctor --url https://example.com/webhooks --secret whsec_...`
+  ringhook doctor --url https://example.com/webhooks --secret whsec_...
+  RING_WEBHOOK_SECRET=whsec_... ringhook doctor      # the app on http://localhost:3000/webhooks`
 
 const FLAGS = {
   url: { type: 'string' },
@@ -37,10 +40,10 @@ const FLAGS = {
 export async function doctor(args: string[], io: Io): Promise<number> {
   const parsed = parseCommand(args, FLAGS, doctorHelp, io)
   if (parsed === null) return EXIT.ok
-  const { url, secret, json } = parsed.values
+  const { json } = parsed.values
   if (parsed.positionals.length > 0) throw new UsageError(`Unexpected arguments: ${parsed.positionals.join(' ')}`)
-  if (!url || !URL.canParse(url)) throw new UsageError('--url is required, and must be a URL.')
-  if (!secret) throw new UsageError('--secret is required.')
+  const url = urlFrom(parsed.values.url)
+  const secret = secretFrom(parsed.values.secret)
   const ackLimitMs = parseNumber(parsed.values.timeout, '--timeout')
   const report = await runDoctor({
     url,

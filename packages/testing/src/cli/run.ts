@@ -1,5 +1,6 @@
 import packageJson from '../../package.json' with { type: 'json' }
 import { doctor } from './doctor.js'
+import { DRIVE_VERBS, type DriveVerb, drive } from './drive.js'
 import { EXIT, type Io, UsageError } from './io.js'
 import { jobs } from './jobs.js'
 import { printable } from './printable.js'
@@ -18,6 +19,12 @@ Commands:
   jobs       list, show and replay failed queue jobs (with @ringhook/bullmq installed)
   resend     send a delivery of a running simulator again, or every one that failed since a time
 
+Drive a running simulator by names ("ringhook users --help" for all):
+  users, deliveries                          list users and their apps, the latest deliveries
+  install <user> <app>, activate <user>, passive <user>, deactivate <user>, uninstall <user>
+  gesture <user> <type>                      the user performs a gesture
+  answer <response>                          answer the latest pending notification
+
 Run "ringhook <command> --help" for a command's options.
 Exit codes: 0 success, 1 rejected by the receiver, 2 usage error, 3 unreachable or could not start.`
 
@@ -27,6 +34,7 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
   const io: Io = { out: (text) => terminal.out(printable(text)), err: (text) => terminal.err(printable(text)) }
   const [command, ...rest] = args
   try {
+    if (DRIVE_VERBS.includes(command as DriveVerb)) return await drive(command as DriveVerb, rest, io)
     switch (command) {
       case 'sign':
         return await sign(rest, io)
@@ -57,7 +65,7 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
     if (!(error instanceof UsageError)) throw error
     io.err(`✘ ${error.message}`)
     io.err(
-      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend'].includes(command) ? `${command} ` : ''}--help" for usage.`,
+      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend', ...DRIVE_VERBS].includes(command) ? `${command} ` : ''}--help" for usage.`,
     )
     return EXIT.usage
   }

@@ -1,15 +1,16 @@
+import { frameworkError, replyExcerpt } from '../reply-text.js'
 import { sendWebhook } from '../send.js'
 import { EXIT, type Io, parseCommand, parseNumber } from './io.js'
 import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
-export const sendHelp = `Usage: ringhook send <event> --url <url> --secret <secret> [options]
+export const sendHelp = `Usage: ringhook send <event> [--url <url>] [--secret <secret>] [options]
 
 Sends one signed webhook to your receiver and prints the status, the latency and the reply.
 A gesture's reply is checked against the trigger rules, as the service checks it.
 
 Options:
-  --url <url>                your webhook endpoint (required)
-  --secret <secret>          the app's webhook secret (required)
+  --url <url>                your webhook endpoint; default http://localhost:3000/webhooks
+  --secret <secret>          the app's webhook secret; default $RING_WEBHOOK_SECRET
   --timestamp <unix s>       sign with this time instead of now
   --timeout <ms>             give up after this long; default 30000 (the service's limit)
   --json                     print the result as JSON
@@ -19,12 +20,12 @@ Exit codes: 0 acknowledged (2xx, and a valid vibe if any), 1 rejected or invalid
 2 usage error, 3 no answer (connection refused or timeout).
 
 Example:
-  ringhook send gesture --gesture-type double_tap --url http://localhost:3000/webhooks --secret whsec_test`
+  RING_WEBHOOK_SECRET=whsec_test ringhook send gesture --gesture-type double_tap`
 
 export async function send(args: string[], io: Io): Promise<number> {
   const parsed = parseCommand(args, { ...SIGNED_EVENT_FLAGS, timeout: { type: 'string' } }, sendHelp, io)
   if (parsed === null) return EXIT.ok
-  const { body, event, signing, url, json } = signedEvent(parsed, { requireUrl: true })
+  const { body, event, signing, url, json } = signedEvent(parsed)
   const timeoutMs = parseNumber(parsed.values.timeout, '--timeout')
   let result: Awaited<ReturnType<typeof sendWebhook>>
   try {
@@ -40,10 +41,11 @@ export async function send(args: string[], io: Io): Promise<number> {
   } else {
     io.out(`→ POST ${url}  ${event ?? 'custom payload'}`)
     io.out(`← ${result.status} in ${result.latencyMs} ms`)
-    if (result.body) io.out(result.body)
+    if (result.body) io.out(replyExcerpt(result.body))
     if (result.explanation) {
       const { code, meaning, fix } = result.explanation
-      io.out(`✘ Not acknowledged${code ? ` (${code})` : ''}: ${meaning}.`)
+      const framework = frameworkError(result.status, result.body)
+      io.out(`✘ Not acknowledged${code ? ` (${code})` : ''}: ${framework ?? meaning}.`)
       if (fix) io.out(`  Fix: ${fix}.`)
     }
     if (result.vibe?.kind === 'vibe')

@@ -2,12 +2,12 @@ import { signEvent } from '../sign.js'
 import { EXIT, type Io, parseCommand, shellQuote } from './io.js'
 import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
 
-export const signHelp = `Usage: ringhook sign <event> --secret <secret> [options]
+export const signHelp = `Usage: ringhook sign <event> [--secret <secret>] [options]
 
 Signs a webhook body as the service does and prints the headers and a ready curl line.
 
 Options:
-  --secret <secret>          the app's webhook secret (required)
+  --secret <secret>          the app's webhook secret; default $RING_WEBHOOK_SECRET
   --url <url>                where the curl line posts; default http://localhost:3000/webhooks
   --timestamp <unix s>       sign with this time instead of now (test the 300 s tolerance)
   --json                     print {body, headers, curl} as JSON
@@ -19,9 +19,8 @@ Example:
 export async function sign(args: string[], io: Io): Promise<number> {
   const parsed = parseCommand(args, SIGNED_EVENT_FLAGS, signHelp, io)
   if (parsed === null) return EXIT.ok
-  const { body, signing, ...input } = signedEvent(parsed)
+  const { body, signing, url, ...input } = signedEvent(parsed)
   const signed = await signEvent({ ...signing, payload: body })
-  const url = input.url ?? 'http://localhost:3000/webhooks'
   const headers = {
     'Content-Type': 'application/json',
     'X-SERVICE-Signature': signed.signature,

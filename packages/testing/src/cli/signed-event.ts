@@ -4,6 +4,26 @@ import { EVENT_NAMES, isKnownEventName } from '@ringhook/core/api'
 import { createEvent } from '../factories.js'
 import { parseJson, parseNumber, UsageError } from './io.js'
 
+/** Where every example listens; `--url` defaults to it. */
+export const DEFAULT_URL = 'http://localhost:3000/webhooks'
+
+/** The environment variable every example reads its secret from; `--secret` defaults to it. */
+export const SECRET_ENV = 'RING_WEBHOOK_SECRET'
+
+/** `--secret`, or the secret in the environment as the examples read it; a UsageError when neither is set. */
+export function secretFrom(flag: string | undefined): string {
+  const secret = flag ?? process.env[SECRET_ENV]
+  if (!secret) throw new UsageError(`--secret is required (or set ${SECRET_ENV}).`)
+  return secret
+}
+
+/** `--url`, or where the examples listen; a UsageError when it is not a URL. */
+export function urlFrom(flag: string | undefined): string {
+  const url = flag ?? DEFAULT_URL
+  if (!URL.canParse(url)) throw new UsageError(`--url "${url}" is not a URL.`)
+  return url
+}
+
 /** Flags that build an event from the factories. */
 const EVENT_FLAGS = {
   event: { type: 'string' },
@@ -21,6 +41,7 @@ export const EVENT_FLAGS_HELP = `Payload (one of):
   <event> / --event <name>   build a valid event: ${EVENT_NAMES.join(', ')}
   --payload <json>           the exact body to send
   --file <path>              read the body from a file ("-" for stdin)
+Without --secret, the secret is read from RING_WEBHOOK_SECRET, as the examples read it.
 Event fields (with an event name):
   --gesture-type <type>      gesture only; default tap
   --user-app-id <id>  --app-id <id>  --external-user-id <id>
@@ -47,28 +68,26 @@ export interface SignedEvent {
   event: string | undefined
   /** For signEvent and sendWebhook. */
   signing: { secret: string; timestamp?: number }
-  url: string | undefined
+  /** `--url`, or {@link DEFAULT_URL}. */
+  url: string
   json: boolean
 }
 
 /**
  * Reads what `sign` and `send` share from their parsed command line (`SIGNED_EVENT_FLAGS`); a
- * UsageError for a missing secret or URL, a stray argument or a bad body. Checks everything else
- * before reading a body from a file or stdin.
+ * UsageError for a missing secret, a bad URL, a stray argument or a bad body. Checks everything
+ * else before reading a body from a file or stdin.
  */
-export function signedEvent(parsed: ParsedSignedEvent, options: { requireUrl: true }): SignedEvent & { url: string }
-export function signedEvent(parsed: ParsedSignedEvent, options?: { requireUrl?: false }): SignedEvent
-export function signedEvent(parsed: ParsedSignedEvent, options: { requireUrl?: boolean } = {}): SignedEvent {
+export function signedEvent(parsed: ParsedSignedEvent): SignedEvent {
   const { values, positionals } = parsed
-  if (options.requireUrl && !values.url) throw new UsageError('--url is required.')
-  if (!values.secret) throw new UsageError('--secret is required.')
-  if (values.url !== undefined && !URL.canParse(values.url)) throw new UsageError(`--url "${values.url}" is not a URL.`)
+  const secret = secretFrom(values.secret)
+  const url = urlFrom(values.url)
   if (positionals.length > 1) throw new UsageError(`Unexpected arguments: ${positionals.slice(1).join(' ')}`)
   const timestamp = parseNumber(values.timestamp, '--timestamp')
   return {
     ...buildBody(values, positionals[0]),
-    signing: { secret: values.secret, ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }) },
-    url: values.url,
+    signing: { secret, ...(timestamp === undefined ? {} : { timestamp: Math.floor(timestamp) }) },
+    url,
     json: values.json === true,
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { explainAnswer } from '../explain.js'
 import { checkGestureReply } from '../reply-check.js'
+import { frameworkError } from '../reply-text.js'
 import { signEvent } from '../sign.js'
 import { type NoAnswerReason, type ProbeResult, post } from './post.js'
 
@@ -56,12 +57,18 @@ export type FindingId =
   | 'forged_accepted'
   | 'stale_accepted'
   | 'duplicate_handled'
+  | 'clock_ok'
+  | 'unsigned_refused'
+  | 'forged_refused'
+  | 'stale_refused'
+  | 'raw_body'
+  | 'duplicate_same'
 
 /** What the doctor found about one receiver. */
 export interface DoctorReport {
   /** The URL probed. */
   url: string
-  /** Every finding, in the order the probes ran. */
+  /** Every check that ran, passed (`ok`) or not, in the order the probes ran. */
   findings: Finding[]
   /** No finding at level `fail`. */
   ok: boolean
@@ -175,7 +182,9 @@ class Doctor {
     if (Number.isNaN(date)) return
     const skew = Math.round((date - Date.now()) / 1000)
     const { toleranceSeconds } = this.#options
-    if (Math.abs(skew) > toleranceSeconds) {
+    if (Math.abs(skew) <= 5) {
+      this.#add('clock_ok', 'ok', "The server's clock agrees with this one (its Date header)")
+    } else if (Math.abs(skew) > toleranceSeconds) {
       this.#add(
         'clock_skew',
         'fail',
@@ -222,14 +231,14 @@ class Doctor {
   async #attack(probe: Probe, first: Extract<ProbeResult, { kind: 'answer' }>): Promise<void> {
     const unsigned = await this.#probe()
     const { 'x-service-signature': _signature, 'x-service-timestamp': _timestamp, ...bare } = unsigned.headers
-    await this.#mustRefuse({ body: unsigned.body, headers: bare }, 'unsigned_accepted', 'A delivery with no signature')
+    await this.#mustRefuse({ body: unsigned.body, headers: bare }, 'unsigned', 'A delivery with no signature')
     await this.#mustRefuse(
       await this.#probe({ secret: `${this.#options.secret}-forged` }),
-      'forged_accepted',
+      'forged',
       'A delivery signed with another secret',
     )
     const stale = Math.floor(Date.now() / 1000) - this.#options.toleranceSeconds - 60
-    await this.#mustRefuse(await this.#probe({ timestamp: stale }), 'stale_accepted', 'A delivery signed 6 minutes ago')
+    await this.#mustRefuse(await this.#probe({ timestamp: stale }), 'stale', 'A delivery signed 6 minutes ago')
 
     const pretty = await this.#send(await this.#probe({ pretty: true }))
     if (pretty.kind === 'answer' && pretty.status === 401) {
@@ -239,6 +248,8 @@ class Doctor {
         'The body is re-serialised before its signature is checked',
         'A compact body verified but the same event with other whitespace did not: the signature must be checked over the exact bytes received, before any JSON parser runs (mount ringhook before the parser).',
       )
+    } else if (pretty.kind === 'answer' && pretty.status >= 200 && pretty.status < 300) {
+      this.#add('raw_body', 'ok', 'The signature is checked over the raw bytes (a pretty-printed body verified)')
     }
     const again = await this.#send(probe)
     if (again.kind === 'answer' && (again.status !== first.status || again.body !== first.body)) {
@@ -248,18 +259,22 @@ class Doctor {
         'A repeated delivery got a different answer',
         'The service retries deliveries: a duplicate should get the answer the first one got without running the handler again.',
       )
+    } else if (again.kind === 'answer') {
+      this.#add('duplicate_same', 'ok', 'A repeated delivery got the same answer as the first')
     }
   }
 
-  async #mustRefuse(probe: Probe, id: FindingId, what: string): Promise<void> {
+  async #mustRefuse(probe: Probe, check: 'unsigned' | 'forged' | 'stale', what: string): Promise<void> {
     const result = await this.#send(probe)
     if (result.kind === 'answer' && result.status >= 200 && result.status < 300) {
       this.#add(
-        id,
+        `${check}_accepted`,
         'fail',
         `${what} was accepted`,
         'Anyone could send this receiver events: check the signature and timestamp of every delivery before handling it.',
       )
+    } else if (result.kind === 'answer') {
+      this.#add(`${check}_refused`, 'ok', `${what} was refused (${result.status})`)
     }
   }
 
@@ -282,6 +297,9 @@ class Doctor {
         fix,
       )
     }
+    const framework = frameworkError(result.status, result.body)
+    if (framework)
+      return this.#add('rejected', 'fail', `The signed gesture got a ${result.status} HTML page`, `${framework}.`)
     this.#add('rejected', 'fail', `The signed gesture was refused: ${answer}, ${meaning}`, fix)
   }
 
