@@ -14,14 +14,4 @@ declare module 'vitest' {
   interface Matchers<T = any> extends RinghookMatchers<T> {}
 }
 
-export {
-  createHandlerTracker,
-  type DeliverySource,
-  type HandledEvent,
-  type HandlerTracker,
-  type HandlerVerdict,
-  type MissingEvent,
-  type TrackedEvent,
-  trackHandlers,
-} from '../verdict/index.js'
 export { type Reporting, type RinghookMatchers, ringhookMatchers } from './matchers.js'
