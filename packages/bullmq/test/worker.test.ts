@@ -201,6 +201,40 @@ describe('createWorker', () => {
     expect(await replayJob(queue.queue, 'rh-nope')).toEqual({ id: 'rh-nope', replayed: false, reason: 'no such job' })
   })
 
+  it('fails an attempt as a receiver does: every handler runs to its end, and every failure is kept', async () => {
+    const queue = newQueue()
+    const worker = newWorker(queue.name)
+    const finished: string[] = []
+    const reported: RinghookError[] = []
+    worker.on('app.installed', () => {
+      throw new Error('the CRM is down')
+    })
+    worker.on('app.installed', async () => {
+      await redis.ping() // still running when the first handler has already thrown
+      finished.push('mailer')
+      throw new Error('the mailer is down')
+    })
+    worker.onAny(() => {
+      finished.push('audit')
+    })
+    worker.onError((error) => {
+      reported.push(error)
+    })
+    const id = await queue.add(lifecycle('app.installed'))
+
+    await poll('the failure was reported', async () => (reported.length === 1 ? true : undefined))
+    expect(finished).toEqual(['audit', 'mailer', 'audit', 'mailer', 'audit', 'mailer'])
+    const cause = reported[0]?.cause
+    expect(cause).toBeInstanceOf(AggregateError)
+    expect((cause as AggregateError).errors.map((error: Error) => error.message)).toEqual([
+      'the CRM is down',
+      'the mailer is down',
+    ])
+    const [dead] = await listJobs(queue.queue, 'failed')
+    expect(dead).toMatchObject({ id, attemptsMade: 3 })
+    expect(dead?.failedReason).toBe('2 handlers failed: the CRM is down; the mailer is down')
+  })
+
   it('fails a job whose data no worker can read at once, reported without an event', async () => {
     const queue = newQueue()
     const worker = newWorker(queue.name)

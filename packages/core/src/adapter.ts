@@ -24,6 +24,8 @@ export type {
 } from './receiver/instrumentation.js'
 export type { CloseOptions, CloseResult } from './receiver/lifecycle.js'
 export type { ResolvedOptions } from './receiver/options.js'
+/** A receiver's handlers and their one failure rule, shared with `@ringhook/bullmq`'s worker. */
+export { type HandlersResult, Registry, registering, type StoredHandler } from './receiver/registry.js'
 export type { HandleHooks, WebhookRequest } from './receiver/request.js'
 export { errorResponse, jsonResponse, type WebhookResponse } from './receiver/response.js'
 export { readsBody } from './receiver/unread.js'

@@ -1,15 +1,14 @@
 import { type EventName, type Logger, RinghookConfigError, RinghookError } from '@ringhook/core'
-import { consoleLogger } from '@ringhook/core/adapter'
+import { consoleLogger, Registry, registering } from '@ringhook/core/adapter'
 import { Worker as BullWorker, type ConnectionOptions, type Job, UnrecoverableError } from 'bullmq'
 import { type Connection, workerConnection } from '../connection.js'
 import type { QueueInstrumentation } from '../instrumentation.js'
 import { fromJobData } from '../job-data.js'
 import { positive, queueName } from '../options.js'
 import { JobRun } from './context.js'
-import { JobRegistry } from './registry.js'
 import { RunningJobs } from './running.js'
 import { Tracked } from './tracked.js'
-import type { AnyJobHandler, JobErrorHandler, JobHandler, JobInfo } from './types.js'
+import type { AnyJobHandler, JobContext, JobErrorHandler, JobHandler, JobInfo } from './types.js'
 
 /** Where a worker takes jobs from, how many at once, and how it logs. */
 export interface WorkerOptions {
@@ -87,7 +86,7 @@ export function createWorker(options: WorkerOptions): RinghookWorker {
   if (!options?.connection) throw new RinghookConfigError(`${where} needs \`connection\`: an ioredis client or options`)
   const name = queueName(where, options.name)
   const logger = options.logger ?? consoleLogger()
-  const registry = new JobRegistry()
+  const registry = new Registry<JobContext, JobErrorHandler>()
   const running = new RunningJobs()
   const reports = new Tracked()
 
@@ -106,7 +105,11 @@ export function createWorker(options: WorkerOptions): RinghookWorker {
       trace: decoded.trace,
     })
     const started = observer ? performance.now() : 0
-    const handle = () => registry.run(decoded.event, run)
+    const handle = async (): Promise<void> => {
+      // The receiver's rule: every handler runs to the end; the attempt fails if any of them failed.
+      const result = await registry.run(decoded.event, run)
+      if (!result.ok) throw failure(result.errors)
+    }
     try {
       await running.run(job, token, run, observer?.run ? observer.run(handle) : handle())
       observer?.end?.(true, performance.now() - started)
@@ -164,22 +167,7 @@ export function createWorker(options: WorkerOptions): RinghookWorker {
   let closing: Promise<WorkerCloseResult> | undefined
   const facade: RinghookWorker = {
     worker,
-    on(names, handler) {
-      registry.add(typeof names === 'string' ? [names] : names, handler as Parameters<JobRegistry['add']>[1])
-      return facade
-    },
-    onAny(handler) {
-      registry.addAny(handler)
-      return facade
-    },
-    onError(handler) {
-      registry.errorHandlers.push(handler)
-      return facade
-    },
-    off(handler) {
-      registry.remove(handler)
-      return facade
-    },
+    ...registering(registry, () => facade),
     run() {
       worker.run().catch((error) => logger.error({ err: describe(error) }, 'The worker stopped'))
     },
@@ -225,6 +213,13 @@ async function within(work: Promise<unknown>, ms: number): Promise<'done' | 'tim
   } finally {
     clearTimeout(timer)
   }
+}
+
+/** What an attempt failed with: the one handler's error, or every one when several failed. */
+function failure(errors: readonly unknown[]): unknown {
+  if (errors.length === 1) return errors[0]
+  const messages = errors.map((error) => (error instanceof Error ? error.message : String(error)))
+  return new AggregateError(errors, `${errors.length} handlers failed: ${messages.join('; ')}`)
 }
 
 function jobInfo(queue: string, job: Job): JobInfo {

@@ -1,16 +1,23 @@
 import { type Attempt, type Awaitable, andThen, attempt, failed, isThenable, outcome } from '../awaitable.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
-import type { AnyHandler, ErrorHandler, HandlerContext } from './types.js'
+import type { ErrorHandler, HandlerContext } from './types.js'
 
-type StoredHandler = (event: WebhookEvent | UnknownEvent, context: HandlerContext) => unknown
+/** A handler as a registry keeps it: of any event, with the context `C` its runner passes. */
+export type StoredHandler<C extends HandlerContext = HandlerContext> = (
+  event: WebhookEvent | UnknownEvent,
+  context: C,
+) => unknown
 
-/** The handlers registered on a receiver, and how one event runs through them. */
-export class Registry {
-  readonly #byName = new Map<string, StoredHandler[]>()
-  readonly #any: AnyHandler[] = []
-  readonly errorHandlers: ErrorHandler[] = []
+/**
+ * The handlers registered on a receiver or a worker (`@ringhook/bullmq`), and how one event runs
+ * through them: one failure rule for both. `C` is the context handlers get, `E` an error handler.
+ */
+export class Registry<C extends HandlerContext = HandlerContext, E = ErrorHandler> {
+  readonly #byName = new Map<string, StoredHandler<C>[]>()
+  readonly #any: StoredHandler<C>[] = []
+  readonly errorHandlers: E[] = []
 
-  add(names: readonly string[], handler: StoredHandler): void {
+  add(names: readonly string[], handler: StoredHandler<C>): void {
     for (const name of names) {
       const list = this.#byName.get(name)
       if (list) list.push(handler)
@@ -18,7 +25,7 @@ export class Registry {
     }
   }
 
-  addAny(handler: AnyHandler): void {
+  addAny(handler: StoredHandler<C>): void {
     this.#any.push(handler)
   }
 
@@ -28,7 +35,7 @@ export class Registry {
         name,
         list.filter((h) => h !== handler),
       )
-    const index = this.#any.indexOf(handler as AnyHandler)
+    const index = this.#any.indexOf(handler as StoredHandler<C>)
     if (index >= 0) this.#any.splice(index, 1)
   }
 
@@ -39,10 +46,10 @@ export class Registry {
    * registration order. Otherwise the reply is the first value, in registration order, that a
    * handler of this event name returned.
    */
-  run(event: WebhookEvent | UnknownEvent, context: HandlerContext): Awaitable<HandlersResult> {
+  run(event: WebhookEvent | UnknownEvent, context: C): Awaitable<HandlersResult> {
     const named = this.#byName.get(event.event) ?? NONE
     // The usual receiver: one handler per event and no catch-all, so nothing to gather.
-    if (named.length === 1 && this.#any.length === 0) return runAlone(named[0] as StoredHandler, event, context)
+    if (named.length === 1 && this.#any.length === 0) return runAlone(named[0] as StoredHandler<C>, event, context)
     const outcomes: Awaitable<Attempt<unknown>>[] = []
     for (const handler of named) outcomes.push(attempt(() => handler(event, context)))
     for (const handler of this.#any) outcomes.push(attempt(() => handler(event, context)))
@@ -52,7 +59,7 @@ export class Registry {
     return this.#combine(outcomes as Attempt<unknown>[], named.length, context)
   }
 
-  #combine(settled: readonly Attempt<unknown>[], named: number, context: HandlerContext): HandlersResult {
+  #combine(settled: readonly Attempt<unknown>[], named: number, context: C): HandlersResult {
     const errors: unknown[] = []
     for (const outcome of settled) if (!outcome.ok) errors.push(outcome.error)
     if (errors.length > 0) return { ok: false, errors }
@@ -73,10 +80,10 @@ export class Registry {
 export type HandlersResult = { ok: true; value: unknown } | { ok: false; errors: unknown[] }
 
 /** The one handler of an event, called without a closure around it: this is every delivery's path. */
-function runAlone(
-  handler: StoredHandler,
+function runAlone<C extends HandlerContext>(
+  handler: StoredHandler<C>,
   event: WebhookEvent | UnknownEvent,
-  context: HandlerContext,
+  context: C,
 ): Awaitable<HandlersResult> {
   let ran: Awaitable<Attempt<unknown>>
   try {
@@ -90,4 +97,33 @@ function runAlone(
 const alone = (outcome: Attempt<unknown>): HandlersResult =>
   outcome.ok ? outcome : { ok: false, errors: [outcome.error] }
 
-const NONE: readonly StoredHandler[] = []
+const NONE: readonly never[] = []
+
+// A handler of some events, typed by the caller's interface: the registry calls it only with an
+// event of a name it was registered for, so its event type is the registry's to trust.
+type Registered<C> = (event: never, context: C) => unknown
+
+/**
+ * The `on`, `onAny`, `onError` and `off` methods of a receiver or a worker over its registry, each
+ * returning `self()` so calls chain. The caller's interface types them (`Handler<N>`, `JobHandler<N>`).
+ */
+export function registering<C extends HandlerContext, E, S>(registry: Registry<C, E>, self: () => S) {
+  return {
+    on(name: string | readonly string[], handler: Registered<C>): S {
+      registry.add(typeof name === 'string' ? [name] : name, handler as StoredHandler<C>)
+      return self()
+    },
+    onAny(handler: Registered<C>): S {
+      registry.addAny(handler as StoredHandler<C>)
+      return self()
+    },
+    onError(handler: E): S {
+      registry.errorHandlers.push(handler)
+      return self()
+    },
+    off(handler: unknown): S {
+      registry.remove(handler)
+      return self()
+    },
+  }
+}
