@@ -15,8 +15,10 @@ export type StoredHandler<C extends HandlerContext = HandlerContext> = (
 export class Registry<C extends HandlerContext = HandlerContext, E = ErrorHandler> {
   readonly #byName = new Map<string, StoredHandler<C>[]>()
   readonly #any: StoredHandler<C>[] = []
+  /** The `onError` handlers, in registration order: the runner reports failures to them. */
   readonly errorHandlers: E[] = []
 
+  /** Registers a handler for each of the names. */
   add(names: readonly string[], handler: StoredHandler<C>): void {
     for (const name of names) {
       const list = this.#byName.get(name)
@@ -25,10 +27,12 @@ export class Registry<C extends HandlerContext = HandlerContext, E = ErrorHandle
     }
   }
 
+  /** Registers a handler for every event, run after the event's own handlers. */
   addAny(handler: StoredHandler<C>): void {
     this.#any.push(handler)
   }
 
+  /** Removes a handler wherever it was registered. */
   remove(handler: unknown): void {
     for (const [name, list] of this.#byName)
       this.#byName.set(
@@ -77,7 +81,19 @@ export class Registry<C extends HandlerContext = HandlerContext, E = ErrorHandle
 }
 
 /** What the handlers of a delivery came to: a reply (or nothing), or every failure. */
-export type HandlersResult = { ok: true; value: unknown } | { ok: false; errors: unknown[] }
+export type HandlersResult =
+  | {
+      /** Every handler succeeded. */
+      ok: true
+      /** The reply: the first value, in registration order, a handler of the event's name returned. */
+      value: unknown
+    }
+  | {
+      /** A handler threw or rejected. */
+      ok: false
+      /** Every failure, in registration order. */
+      errors: unknown[]
+    }
 
 /** The one handler of an event, called without a closure around it: this is every delivery's path. */
 function runAlone<C extends HandlerContext>(
