@@ -109,7 +109,7 @@ export interface MemoryStore extends DedupStore {
 
 /**
  * The default store: one process's memory, bounded by a budget in bytes, in two tiers. A completed
- * delivery keeps its reply for {@link REPLY_HORIZON_MS}, then only a 64-bit fingerprint of its key
+ * delivery keeps its reply for 150 s, then only a 64-bit fingerprint of its key
  * until its window ends: a copy is still never handled twice, and is answered a plain
  * acknowledgement. A burst beyond the first tier's room lets the oldest replies go early rather than
  * refusing deliveries; beyond the fingerprints' room, `whenFull` decides. Use `@ringhook/redis` when

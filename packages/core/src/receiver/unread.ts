@@ -33,7 +33,7 @@ export function headRefusal(options: HeadOptions, method: string, headers: Heade
  * Whether the receiver reads this request's body: a POST whose declared length fits `maxBodyBytes`,
  * in JSON when `requireJsonContentType` is on. Anything else it answers from the method and headers
  * alone (405, 413, 415) without reading a byte. The pipeline's head stage applies the same rules
- * ({@link headRefusal}), so an adapter that reads the body before calling `handle()` (the Fastify
+ * (`headRefusal`), so an adapter that reads the body before calling `handle()` (the Fastify
  * plugin does, in Fastify's content-type parser) reads exactly the bodies the receiver would.
  *
  * @example
