@@ -20,7 +20,10 @@ pool.on('error', (error) => console.warn('postgres:', error.message))
 
 const { server, receiver, inbox } = await createApp(secret, pool)
 server.listen(port, () => {
-  console.log(`ringhook example (Postgres inbox) listening on http://localhost:${port}/webhooks`)
+  // The port bound, which PORT=0 leaves to the system.
+  const address = server.address()
+  const bound = typeof address === 'object' && address ? address.port : port
+  console.log(`ringhook example (Postgres inbox) listening on http://localhost:${bound}/webhooks`)
 })
 
 // SIGTERM: the port closes, deliveries in progress finish (each commits or rolls back), then the
