@@ -31,6 +31,17 @@ const examples = [
   { name: 'postgres', api: false },
 ]
 
+// The examples whose receiver logs through the app's pino instance.
+const logging = examples.filter(({ name }) => ['node-http', 'express', 'hono', 'fastify', 'koa'].includes(name))
+
+/** The output's lines that parse as JSON objects: pino's, one per log entry. */
+function jsonLines(output: string): Record<string, unknown>[] {
+  return output.split('\n').flatMap((line) => {
+    if (!line.startsWith('{')) return []
+    return [JSON.parse(line) as Record<string, unknown>]
+  })
+}
+
 interface Started {
   child: ChildProcess
   output: () => string
@@ -248,6 +259,29 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
       }
     },
   )
+
+  it.each(logging)('$name logs a forged delivery through pino: one JSON warning, no secret', async ({ name }) => {
+    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    try {
+      const base = `http://127.0.0.1:${await listeningPort(started)}`
+      const { body, headers } = await gestureDelivery()
+      const forged = await fetch(`${base}/webhooks`, {
+        method: 'POST',
+        headers,
+        body: body.replace('double_tap', 'tap'),
+      })
+      expect(forged.status).toBe(401)
+      expect(await stop(started)).toBe(0)
+      const entries = jsonLines(started.output())
+      const refusals = entries.filter((entry) => entry.code !== undefined)
+      expect(refusals).toHaveLength(1)
+      expect(refusals[0]).toMatchObject({ level: 40, code: 'unauthorized' })
+      expect(typeof refusals[0]?.msg).toBe('string')
+      expect(started.output()).not.toContain(SECRET)
+    } finally {
+      cleanUp(started)
+    }
+  })
 
   it('otel serves the ringhook metrics its README queries at GET /metrics, for Prometheus', async () => {
     const started = startExample('otel', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
