@@ -175,6 +175,29 @@ function streamUntilAnswered(port: number, token: string, maxChunks = 256): Prom
   })
 }
 
+/** The output's lines that parse as JSON objects: pino's, one per log entry. */
+function jsonLines(output: string): Record<string, unknown>[] {
+  return output
+    .split('\n')
+    .flatMap((line) => (line.startsWith('{') ? [JSON.parse(line) as Record<string, unknown>] : []))
+}
+
+/**
+ * Sends a delivery whose body no longer matches its signature, stops the example, and checks its
+ * log: exactly one pino line with a `code` (the refusal, a warning), and the secret in no line.
+ */
+async function expectForgedDeliveryLogged(started: Started): Promise<void> {
+  const base = `http://127.0.0.1:${await listeningPort(started)}`
+  const { body, headers } = await gestureDelivery()
+  const forged = await fetch(`${base}/webhooks`, { method: 'POST', headers, body: body.replace('double_tap', 'tap') })
+  expect(forged.status).toBe(401)
+  expect(await stop(started)).toBe(0)
+  const refusals = jsonLines(started.output()).filter((entry) => entry.code !== undefined)
+  expect(refusals).toHaveLength(1)
+  expect(refusals[0]).toMatchObject({ level: 40, code: 'unauthorized', msg: expect.any(String) })
+  expect(started.output()).not.toContain(SECRET)
+}
+
 // Each test starts an example as a process of its own (pnpm, then the example's server), several at
 // once: on two cores in a slow spell, four of them took over the default 20 s (CI run of 23:06Z).
 describe.concurrent('examples', { timeout: 60_000 }, () => {
@@ -249,6 +272,15 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
     },
   )
 
+  it.each(examples)('$name logs a forged delivery through pino: one JSON warning, no secret', async ({ name }) => {
+    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    try {
+      await expectForgedDeliveryLogged(started)
+    } finally {
+      cleanUp(started)
+    }
+  })
+
   it('otel serves the ringhook metrics its README queries at GET /metrics, for Prometheus', async () => {
     const started = startExample('otel', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
     try {
@@ -311,6 +343,15 @@ describe.concurrent('examples: queue', { timeout: 60_000 }, () => {
       expect(await stop(started)).toBe(0)
       expect(started.output()).toContain('Stopped cleanly')
       expect(await groupGone(started.child.pid as number)).toBe(true)
+    } finally {
+      cleanUp(started)
+    }
+  })
+
+  it('start:web logs a forged delivery through pino: one JSON warning, no secret', async () => {
+    const started = startExample('queue', { ...env, PORT: '0' }, 'start:web')
+    try {
+      await expectForgedDeliveryLogged(started)
     } finally {
       cleanUp(started)
     }

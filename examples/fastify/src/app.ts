@@ -4,7 +4,7 @@ import { finished } from 'node:stream/promises'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
 import { ringhook } from '@ringhook/fastify'
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 
 /** The Fastify app, and its receiver (for a graceful shutdown). */
 export interface App {
@@ -30,16 +30,21 @@ interface Reply {
  */
 export function createApp(
   secret: ReceiverOptions['secret'],
-  options: Omit<ReceiverOptions, 'secret'> = {},
+  options: Omit<ReceiverOptions, 'secret'> & { log?: FastifyBaseLogger } = {},
   admin: AdminOptions = {},
 ): App {
   const reply: Reply = { message: undefined }
+  const { log, ...receiverOptions } = options
 
   // Node's 5 s keep-alive rather than Fastify's 72 s: on SIGTERM, idle connections are left to end
   // on their own (a request may be on its way on one), and the process waits for them to.
-  const app = Fastify({ logger: { level: 'warn' }, keepAliveTimeout: 5_000 })
+  // Fastify logs through the app's pino instance when given one (`log`), else its own at warn.
+  const app = Fastify({
+    ...(log ? { loggerInstance: log } : { logger: { level: 'warn' } }),
+    keepAliveTimeout: 5_000,
+  })
   // ringhook's warnings and errors go to Fastify's logger (unless the caller passes another).
-  const receiver = createReceiver({ logger: app.log, ...options, secret })
+  const receiver = createReceiver({ logger: app.log, ...receiverOptions, secret })
   receiver.on('gesture', (event) =>
     vibe('tap', 'pulse').message(reply.message ?? fit(`Got your ${event.gesture_type}`)),
   )

@@ -1,4 +1,5 @@
 import { closeGracefully } from '@ringhook/node'
+import pino from 'pino'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -9,6 +10,9 @@ if (!secret) {
   process.exit(1)
 }
 const port = Number(process.env.PORT ?? 3000)
+// One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
+// at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 
 // The admin API (which sets what gestures are answered with) is served only with a long token.
 const adminToken = process.env.ADMIN_TOKEN
@@ -19,7 +23,7 @@ if (adminToken !== undefined && adminToken.length < 32) {
 
 if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
-const { app, receiver } = createApp(secret, {}, { token: adminToken })
+const { app, receiver } = createApp(secret, { log: logger }, { token: adminToken })
 await app.listen({ port, host: '0.0.0.0' })
 const address = app.server.address()
 const bound = typeof address === 'object' && address ? address.port : port

@@ -2,6 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
 import { toNodeHandler } from 'h3'
+import pino from 'pino'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -12,6 +13,9 @@ if (!secret) {
   process.exit(1)
 }
 const port = Number(process.env.PORT ?? 3000)
+// One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
+// at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 
 // The admin API (which sets what gestures are answered with) is served only with a long token.
 const adminToken = process.env.ADMIN_TOKEN
@@ -23,7 +27,7 @@ if (adminToken !== undefined && adminToken.length < 32) {
 if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
 // On Bun, Deno or Workers, serve `app.fetch` with the runtime's own server instead.
-const { app, receiver } = createApp(secret, {}, { token: adminToken })
+const { app, receiver } = createApp(secret, { logger }, { token: adminToken })
 const server = createServer(toNodeHandler(app))
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
+import pino from 'pino'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -11,6 +12,9 @@ if (!secret) {
   process.exit(1)
 }
 const port = Number(process.env.PORT ?? 3000)
+// One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
+// at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 
 // The admin API (which sets what gestures are answered with) is served only with a long token.
 const adminToken = process.env.ADMIN_TOKEN
@@ -21,7 +25,7 @@ if (adminToken !== undefined && adminToken.length < 32) {
 
 if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
-const { app, receiver } = await createApp(secret, {}, { token: adminToken })
+const { app, receiver } = await createApp(secret, { logger }, { token: adminToken })
 await app.listen(port)
 // Not `app.close()` on SIGTERM: it closes the server the way Node does, cutting idle kept-alive
 // connections on which a request may be on its way. closeGracefully takes the server itself.

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
+import pino from 'pino'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -10,8 +11,11 @@ if (!secret) {
   process.exit(1)
 }
 const port = Number(process.env.PORT ?? 3000)
+// One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
+// at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 
-const { server, receiver } = createApp(secret)
+const { server, receiver } = createApp(secret, { logger })
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.
   const bound = (server.address() as AddressInfo).port

@@ -1,5 +1,7 @@
+import type { AddressInfo } from 'node:net'
 import { closeGracefully } from '@ringhook/node'
 import pg from 'pg'
+import pino from 'pino'
 import { createApp } from './app.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
@@ -10,6 +12,9 @@ if (!secret) {
   process.exit(1)
 }
 const port = Number(process.env.PORT ?? 3000)
+// One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
+// at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   max: 20,
@@ -18,11 +23,10 @@ const pool = new pg.Pool({
 // An idle client whose connection broke: the pool drops it and opens another when needed.
 pool.on('error', (error) => console.warn('postgres:', error.message))
 
-const { server, receiver, inbox } = await createApp(secret, pool)
+const { server, receiver, inbox } = await createApp(secret, pool, logger)
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.
-  const address = server.address()
-  const bound = typeof address === 'object' && address ? address.port : port
+  const bound = (server.address() as AddressInfo).port
   console.log(`ringhook example (Postgres inbox) listening on http://localhost:${bound}/webhooks`)
 })
 

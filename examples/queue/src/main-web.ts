@@ -1,5 +1,6 @@
 import { closeGracefully } from '@ringhook/node'
 import { Redis } from 'ioredis'
+import pino from 'pino'
 import { readConfig } from './config.js'
 import { createWebApp } from './web.js'
 
@@ -12,13 +13,16 @@ if (!secret) {
 }
 const { redisUrl, queue } = readConfig()
 const port = Number(process.env.PORT ?? 3000)
+// One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
+// at LOG_LEVEL (default info). Readable while developing: `pnpm start:web | npx pino-pretty`.
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 
 // One failed reconnection and a command fails: while Redis is away deliveries are answered 500 at
 // once and the service retries them, instead of waiting on a job that may never be stored.
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 })
 redis.on('error', (error) => console.warn(`[web] redis: ${error.message}`))
 
-const { server, receiver, events } = createWebApp(secret, redis, queue)
+const { server, receiver, events } = createWebApp(secret, redis, queue, logger)
 server.listen(port, () => {
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port

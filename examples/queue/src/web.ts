@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { createEventQueue, type EventQueue } from '@ringhook/bullmq'
-import { createReceiver, type Receiver, vibe } from '@ringhook/core'
+import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/node'
 import type { Redis } from 'ioredis'
 
@@ -14,9 +14,9 @@ export interface WebApp {
  * The web process: verifies each delivery, answers gestures with a vibe at once, and stores every
  * other event on the queue before acknowledging it. No app logic runs here but the vibe.
  */
-export function createWebApp(secret: string, redis: Redis, queue: string): WebApp {
+export function createWebApp(secret: string, redis: Redis, queue: string, logger?: Logger): WebApp {
   const events = createEventQueue({ connection: redis, name: queue })
-  const receiver = events.attach(createReceiver({ secret }))
+  const receiver = events.attach(createReceiver({ secret, ...(logger ? { logger } : {}) }))
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(upTo80(`Got your ${event.gesture_type}`)))
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })

@@ -1,4 +1,5 @@
 import { applyOnce, createWorker, type RinghookWorker } from '@ringhook/bullmq'
+import type { Logger } from '@ringhook/core'
 import type { Redis } from 'ioredis'
 import { keys } from './config.js'
 
@@ -7,9 +8,9 @@ import { keys } from './config.js'
  * effect with `applyOnce`, keyed by the job's idempotency key, so a job run twice (a worker killed
  * mid-job, a replay) still writes once.
  */
-export function createWorkerApp(redis: Redis, queue: string): RinghookWorker {
+export function createWorkerApp(redis: Redis, queue: string, logger?: Logger): RinghookWorker {
   const { answers, handled } = keys(queue)
-  const worker = createWorker({ connection: redis, name: queue, concurrency: 10 })
+  const worker = createWorker({ connection: redis, name: queue, concurrency: 10, ...(logger ? { logger } : {}) })
 
   worker.on(
     ['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'],
