@@ -32,4 +32,4 @@ export {
   type MissingEvent,
   type TrackedEvent,
   trackHandlers,
-} from './verdict/index.js'
+} from './verdict/tracker.js'
