@@ -4,7 +4,7 @@ import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
 import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
 import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
 import { Pipeline } from './pipeline.js'
-import { Registry } from './registry.js'
+import { Registry, registering } from './registry.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
 import type { AnyHandler, ErrorHandler, Handler } from './types.js'
@@ -79,22 +79,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     Promise.resolve(pipeline.handle(request, hooks))
   const receiver: Receiver = {
     options: resolved,
-    on(name, handler) {
-      registry.add(typeof name === 'string' ? [name] : name, handler as Parameters<Registry['add']>[1])
-      return receiver
-    },
-    onAny(handler) {
-      registry.addAny(handler)
-      return receiver
-    },
-    onError(handler) {
-      registry.errorHandlers.push(handler)
-      return receiver
-    },
-    off(handler) {
-      registry.remove(handler)
-      return receiver
-    },
+    ...registering(registry, () => receiver),
     handle,
     fetch: (request, ...context) => handle(fromFetchRequest(request), hooksFromArgs(context)).then(toFetchResponse),
     close: async (closeOptions) => {
