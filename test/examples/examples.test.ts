@@ -281,6 +281,33 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
     }
   })
 
+  it('postgres logs a handler that failed through pino: one JSON error line, no secret', async () => {
+    const started = startExample('postgres', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    try {
+      const base = `http://127.0.0.1:${await listeningPort(started)}`
+      // Postgres text cannot hold a NUL character: the handler's insert is refused, and the handler fails.
+      const { body, headers } = await gestureDelivery('double\u0000tap')
+      const response = await fetch(`${base}/webhooks`, { method: 'POST', headers, body })
+      expect(response.status).toBe(500)
+      expect(await response.json()).toMatchObject({ error: { code: 'handler_error' } })
+      expect(await stop(started)).toBe(0)
+      const failures = jsonLines(started.output()).filter((entry) => entry.code !== undefined)
+      expect(failures).toHaveLength(1)
+      expect(failures[0]).toMatchObject({
+        level: 50,
+        code: 'handler_error',
+        phase: 'handler',
+        // What Drizzle threw: the query that failed (its cause, Postgres' refusal, is not in the line).
+        err: expect.stringContaining('Failed query: insert into "example_gestures"'),
+        msg: expect.stringContaining('A handler failed'),
+      })
+      expect(started.output()).not.toContain(SECRET)
+      expect(started.output()).not.toContain(headers['x-service-signature'])
+    } finally {
+      cleanUp(started)
+    }
+  })
+
   it('otel serves the ringhook metrics its README queries at GET /metrics, for Prometheus', async () => {
     const started = startExample('otel', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
     try {

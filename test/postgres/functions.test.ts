@@ -1,5 +1,8 @@
 // runOnce (for queue workers), the sweep of expired rows, migrate and the checks of the options.
+import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { once } from 'node:events'
+import { fileURLToPath } from 'node:url'
 import { RinghookConfigError } from '@ringhook/core'
 import { createPostgresInbox, createPostgresStore, migrate, runOnce, schemaSql, sweepExpired } from '@ringhook/postgres'
 import type pg from 'pg'
@@ -64,6 +67,40 @@ describe('runOnce', () => {
     expect((await runOnce(pool, key, write, { table })).applied).toBe(false)
     expect(await rowsOf(`SELECT job FROM ${effects} WHERE job = $1`, [key])).toHaveLength(1)
   })
+})
+
+/** Runs a job with runOnce in a process of its own that dies with SIGKILL at `killAt`; resolves with its signal. */
+async function killedJob(key: string, killAt: 'write' | 'commit'): Promise<NodeJS.Signals | null> {
+  const child = fork(fileURLToPath(new URL('./support/job-instance.ts', import.meta.url)), [], {
+    cwd: fileURLToPath(new URL('../..', import.meta.url)),
+    execArgv: ['--import', 'tsx'],
+    env: {
+      ...process.env,
+      RINGHOOK_PG_TABLE: table,
+      RINGHOOK_PG_EFFECTS: effects,
+      RINGHOOK_JOB_KEY: key,
+      RINGHOOK_KILL_AT: killAt,
+    },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const [, signal] = await once(child, 'exit')
+  return signal as NodeJS.Signals | null
+}
+
+describe('runOnce in a worker killed mid-job', () => {
+  it.each(['write', 'commit'] as const)(
+    'after its %s: the job run again applies its writes once in all',
+    async (point) => {
+      const key = `rh-${randomUUID()}`
+      expect(await killedJob(key, point)).toBe('SIGKILL')
+      const write = (tx: pg.PoolClient) => tx.query(`INSERT INTO ${effects} (job) VALUES ($1)`, [key])
+      // Died before its commit: nothing kept, and the next run applies. After it: the next run sees it done.
+      expect(await rowsOf(`SELECT job FROM ${effects} WHERE job = $1`, [key])).toHaveLength(point === 'commit' ? 1 : 0)
+      expect((await runOnce(pool, key, write, { table })).applied).toBe(point === 'write')
+      expect((await runOnce(pool, key, write, { table })).applied).toBe(false)
+      expect(await rowsOf(`SELECT job FROM ${effects} WHERE job = $1`, [key])).toHaveLength(1)
+    },
+  )
 })
 
 describe('expired rows', () => {

@@ -32,10 +32,6 @@ export function gestureReceiver(options: Partial<ReceiverOptions> = {}) {
 }
 
 /**
- * A signed `double_tap` as fetch options. Its body is indented, which no JSON parser writes back: it
- * verifies only as the exact bytes received, so a body re-serialised on the way is caught.
- */
-/**
  * A payload written as a sender might write it, which no `JSON.stringify` of its parse gives back:
  * keys in reverse order, spaces around them, and an "é" escaped as \u00e9. An adapter that hands the
  * receiver a re-serialised body instead of the bytes received fails the signature with it.
@@ -48,8 +44,12 @@ export function rawJson(payload: Record<string, unknown>): string {
   return `{ ${fields.join(',  ')} }`.replaceAll('é', '\\u00e9')
 }
 
-export async function signedGesture(extra: Record<string, unknown> = {}) {
-  const payload = {
+/**
+ * A `double_tap` gesture as {@link rawJson} writes it, stamped now: the text to sign, e.g. with
+ * `signed(gestureText(), SECRET)` of @ringhook/testing.
+ */
+export function gestureText(extra: Record<string, unknown> = {}): string {
+  return rawJson({
     event: 'gesture',
     gesture_type: 'double_tap',
     user_app_id: 'u-1',
@@ -57,8 +57,12 @@ export async function signedGesture(extra: Record<string, unknown> = {}) {
     timestamp: new Date().toISOString(),
     data: {},
     ...extra,
-  }
-  const body = rawJson(payload)
+  })
+}
+
+/** A signed {@link gestureText} as fetch options. */
+export async function signedGesture(extra: Record<string, unknown> = {}) {
+  const body = gestureText(extra)
   const { headers } = await signWebhook({ secret: SECRET, body })
   return { method: 'POST', headers, body }
 }

@@ -65,6 +65,7 @@ export function createApi(token: string) {
     gesture: (userAppId: string, gestureType: string) =>
       call<{ forwarded: boolean }>('POST', `/installs/${id(userAppId)}/gesture`, { gesture_type: gestureType }),
     faults: () => call<FaultSettings>('GET', '/faults'),
+    faultKinds: () => call<FaultKinds>('GET', '/faults/kinds'),
     setProfile: (profile: FaultProfile) => call<FaultSettings>('POST', '/faults', { profile }),
     nextFault: (fault: FaultName) => call<FaultSettings>('POST', '/faults/next', { faults: [fault] }),
     resend: (deliveryId: string) =>
@@ -74,6 +75,13 @@ export function createApi(token: string) {
     answer: (eventId: string, response: string) =>
       call<{ notification: Notification }>('POST', `/notifications/${id(eventId)}/answer`, { response }),
   }
+}
+
+/** `GET /_sim/faults/kinds`: the faults and profiles the simulator knows; the page keeps no list of its own. */
+export interface FaultKinds {
+  faults: FaultName[]
+  /** Each profile's rates, by fault. */
+  profiles: Record<FaultProfile, Partial<Record<FaultName, number>>>
 }
 
 export interface InstallPatch {

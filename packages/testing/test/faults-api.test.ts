@@ -1,5 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Delivery, FaultSettings, ResendResult, SimReport } from '../src/simulator/index.js'
+import {
+  type Delivery,
+  FAULT_NAMES,
+  FAULT_PROFILES,
+  type FaultName,
+  type FaultProfile,
+  type FaultSettings,
+  type ResendResult,
+  type SimReport,
+} from '../src/simulator/index.js'
 import { startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 // The control API of faults, the report and resend: each route with the run's token, and refused without it.
@@ -42,6 +51,22 @@ describe('faults over the control API', () => {
     const cleared = await json<FaultSettings>(await world.control('/faults/clear', 'POST'))
     expect(cleared).toMatchObject({ profile: null, next: [], seed: 9 })
     expect(Object.values(cleared.rates).every((rate) => rate === 0)).toBe(true)
+  })
+
+  it('lists every fault and profile it knows, each of which it then accepts', async () => {
+    await setup()
+    const kinds = await json<{
+      faults: FaultName[]
+      profiles: Record<FaultProfile, Partial<Record<FaultName, number>>>
+    }>(await world.control('/faults/kinds'))
+    expect(kinds).toEqual({ faults: FAULT_NAMES, profiles: FAULT_PROFILES })
+    const queued = await json<FaultSettings>(await world.control('/faults/next', 'POST', { faults: kinds.faults }))
+    expect(queued.next).toEqual(kinds.faults)
+    for (const [profile, rates] of Object.entries(kinds.profiles)) {
+      const set = await json<FaultSettings>(await world.control('/faults', 'POST', { profile }))
+      expect(set.profile).toBe(profile)
+      expect(set.rates).toMatchObject(rates)
+    }
   })
 
   it('refuses an unknown fault, profile or rate with 400, and any change without the token with 401', async () => {

@@ -9,6 +9,7 @@ const SCRIPT = fileURLToPath(new URL('./inbox-instance.ts', import.meta.url))
 /** A receiver process on the inbox, and the URL it serves. */
 export interface ChildInstance {
   readonly url: string
+  readonly port: number
   readonly child: ChildProcess
   /** Resolves when the process has exited (after a kill, or by itself). */
   readonly exited: Promise<unknown>
@@ -41,6 +42,7 @@ export async function startChild(
   const { port } = await ready
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
+    port,
     child,
     exited,
     stop: async () => {

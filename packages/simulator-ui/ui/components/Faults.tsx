@@ -1,20 +1,13 @@
-import type { FaultName, FaultProfile, FaultSettings } from '@ringhook/testing/control-api'
+import type { FaultProfile, FaultSettings } from '@ringhook/testing/control-api'
 import { useEffect, useState } from 'preact/hooks'
+import type { FaultKinds } from '../api.js'
 import { useControls } from '../controls.js'
 
-// The names as the simulator defines them (FAULT_NAMES, FAULT_PROFILES); the page only sends them back.
-const FAULTS: readonly FaultName[] = [
-  'duplicate',
-  'lost_ack',
-  'slow',
-  'reorder',
-  'same_second',
-  'skew_within',
-  'skew_beyond',
-  'rotation',
-  'burst',
-]
-const PROFILES: readonly FaultProfile[] = ['none', 'flaky-network', 'reorder', 'rotation', 'clock-skew', 'chaos']
+/** A profile's rates in words, e.g. `duplicate 20%, lost ack 20%`. */
+const describeRates = (rates: FaultKinds['profiles'][FaultProfile]) =>
+  Object.entries(rates)
+    .map(([fault, rate]) => `${fault.replace('_', ' ')} ${Math.round((rate ?? 0) * 100)}%`)
+    .join(', ') || 'no faults'
 
 /**
  * The service's bad days: a profile by probability, or one fault on the next delivery it applies to.
@@ -23,7 +16,12 @@ const PROFILES: readonly FaultProfile[] = ['none', 'flaky-network', 'reorder', '
  */
 export function Faults({ injected }: { injected: number }) {
   const { api, act } = useControls()
+  // The faults and profiles as the simulator lists them: the page sends back only names it was given.
+  const [kinds, setKinds] = useState<FaultKinds | undefined>()
   const [settings, setSettings] = useState<FaultSettings | undefined>()
+  useEffect(() => {
+    api.faultKinds().then(setKinds, () => {})
+  }, [api])
   useEffect(() => {
     if (injected >= 0) api.faults().then(setSettings, () => {})
   }, [api, injected])
@@ -37,15 +35,15 @@ export function Faults({ injected }: { injected: number }) {
         value={settings?.profile ?? 'none'}
         onChange={(event) => apply(() => api.setProfile(event.currentTarget.value as FaultProfile))}
       >
-        {PROFILES.map((profile) => (
-          <option key={profile} value={profile}>
+        {Object.entries(kinds?.profiles ?? {}).map(([profile, rates]) => (
+          <option key={profile} value={profile} title={describeRates(rates)}>
             {profile}
           </option>
         ))}
       </select>
       <p class="faults__next">
         On the next delivery:{' '}
-        {FAULTS.map((fault) => (
+        {(kinds?.faults ?? []).map((fault) => (
           <button key={fault} type="button" onClick={() => apply(() => api.nextFault(fault))}>
             {fault.replace('_', ' ')}
           </button>
