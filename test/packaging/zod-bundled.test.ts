@@ -55,7 +55,7 @@ describe.each([0, 1])("core's private zod next to the app's zod (copy %#: ESM, C
   })
 
   it("composes into the app's zod classic objects, as the simulator's answer input does", () => {
-    // packages/testing/src/simulator/inputs.ts: z.strictObject({ response: notificationResponseSchema, wait })
+    // packages/simulator/src/inputs.ts: z.strictObject({ response: notificationResponseSchema, wait })
     const answer = z.strictObject({ response: core().notificationResponseSchema, wait: z.boolean().optional() })
     expect(answer.parse({ response: 'yes', wait: true })).toEqual({ response: 'yes', wait: true })
     const refused = answer.safeParse({ response: 'maybe' })

@@ -1,4 +1,4 @@
-import type { FaultName, FaultProfile, FaultSettings } from '@ringhook/testing/control-api'
+import type { FaultName, FaultProfile, FaultSettings } from '@ringhook/simulator/control-api'
 import { useEffect, useState } from 'preact/hooks'
 import { useControls } from '../controls.js'
 
