@@ -12,7 +12,7 @@ import { assertBuilt, ROOT } from '../runtimes/built.js'
 type Core = typeof import('@ringhook/core/api')
 type Zod = typeof import('../../packages/testing/node_modules/zod/index.js')
 
-// The app's zod: the one @ringhook/testing builds its simulator's inputs with.
+// The app's zod: the one @ringhook/simulator builds its inputs with.
 const { z } = createRequire(join(ROOT, 'packages', 'testing', 'package.json'))('zod') as Zod
 
 const dist = join(ROOT, 'packages', 'core', 'dist')

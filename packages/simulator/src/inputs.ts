@@ -78,26 +78,26 @@ export const gestureInput = z.strictObject({ gesture_type: z.string().min(1).max
 /** The body of `POST /_sim/notifications/:event_id/answer`: `yes`, `no`, `dismiss` or `emoji:<e>`. */
 export const answerInput = z.strictObject({ response: notificationResponseSchema, wait })
 
-/** What {@link Simulator.keys | sim.keys.create} takes: see {@link createKeyInput}. */
+/** What {@link Simulator.keys | sim.keys.create} takes, and the body of `POST /_sim/keys`. */
 export type CreateKeyInput = z.input<typeof createKeyInput>
 /** See {@link updateKeyInput}. */
 export type UpdateKeyInput = z.input<typeof updateKeyInput>
-/** What {@link Simulator.users | sim.users.create} takes: see {@link createUserInput}. */
+/** What {@link Simulator.users | sim.users.create} takes, and the body of `POST /_sim/users`. */
 export type CreateUserInput = z.input<typeof createUserInput>
-/** See {@link updateUserInput}. */
+/** What {@link Simulator.users | sim.users.update} takes, and the body of `PATCH /_sim/users/:user_id`. */
 export type UpdateUserInput = z.input<typeof updateUserInput>
-/** What {@link Simulator.apps | sim.apps.create} takes: see {@link createAppInput}. */
+/** What {@link Simulator.apps | sim.apps.create} takes, and the body of `POST /_sim/apps`. */
 export type CreateAppInput = z.input<typeof createAppInput>
 /** The body of `POST /_sim/deliveries/resend`: every delivery that failed at or after `failed_since`. */
 export const resendFailedInput = z.strictObject({ failed_since: z.iso.datetime({ offset: true }), wait })
 
 /** See {@link resendFailedInput}. */
 export type ResendFailedInput = z.input<typeof resendFailedInput>
-/** See {@link updateAppInput}. */
+/** What {@link Simulator.apps | sim.apps.update} takes, and the body of `PATCH /_sim/apps/:app_id`. */
 export type UpdateAppInput = z.input<typeof updateAppInput>
-/** What {@link Simulator.install | sim.install} takes: see {@link installInput}. */
+/** What {@link Simulator.install | sim.install} takes, and the body of `POST /_sim/apps/:app_id/installs`. */
 export type InstallInput = z.input<typeof installInput>
-/** What {@link Simulator.updateInstall | sim.updateInstall} takes: see {@link updateInstallInput}. */
+/** What {@link Simulator.updateInstall | sim.updateInstall} takes, and the body of `PATCH /_sim/installs/:user_app_id`. */
 export type UpdateInstallInput = z.input<typeof updateInstallInput>
 /** See {@link waitInput}. */
 export type WaitInput = z.input<typeof waitInput>
