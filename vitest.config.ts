@@ -13,6 +13,7 @@ const packages = [
   'bullmq',
   'client',
   'testing',
+  'simulator',
   'simulator-ui',
   'aws-lambda',
   'h3',
@@ -27,10 +28,9 @@ const subpaths = {
   '@ringhook/core/api': 'packages/core/src/api.ts',
   '@ringhook/core/store': 'packages/core/src/store.ts',
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
-  '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',
-  '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
-  '@ringhook/testing/control-api': 'packages/testing/src/simulator/control-api.ts',
+  '@ringhook/simulator/control-api': 'packages/simulator/src/control-api.ts',
+  '@ringhook/cli/doctor': 'packages/cli/src/doctor/index.ts',
 }
 
 export default defineConfig({

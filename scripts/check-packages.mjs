@@ -1,7 +1,8 @@
 // Checks the packages as they would be published: packs every public package, lints each tarball
 // with publint and @arethetypeswrong/cli, checks what a registry page needs (licence, links, the files
 // a README points to), then installs the tarballs into a scratch project that compiles an ESM and a
-// CommonJS app under `strict` and runs both. Usage: node scripts/check-packages.mjs (after pnpm build).
+// CommonJS app under `strict` and runs both, and runs `npx @ringhook/cli --help` and `doctor --help`
+// there. Usage: node scripts/check-packages.mjs (after pnpm build).
 import { execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { once } from 'node:events'
@@ -72,7 +73,7 @@ if (problems.length > 0) {
 }
 rmSync(work, { recursive: true, force: true })
 console.log(
-  `Package check passed: ${packages.length} tarballs, publint and attw clean, scratch app ran (ESM and CJS), examples/node-http copied out ran with npm.`,
+  `Package check passed: ${packages.length} tarballs, publint and attw clean, scratch app ran (ESM and CJS), npx @ringhook/cli --help and doctor --help ran from the tarball, examples/node-http copied out ran with npm.`,
 )
 
 /** A stranger's project: the tarballs from npm's point of view, TypeScript strict, both module systems. */
@@ -96,6 +97,33 @@ function scratchProject() {
     }
   } catch (error) {
     problems.push(`scratch project failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`)
+  }
+  cliFromTarball(app)
+}
+
+/**
+ * The CLI as the READMEs say to run it, `npx @ringhook/cli <command>`, from the tarball installed in
+ * the scratch app. `npm_config_yes=false` forbids npx to fetch anything, so a registry package cannot
+ * stand in for it (the `--no` flag would do the same, but npx then takes `--help` for its own).
+ */
+function cliFromTarball(app) {
+  const expected = [
+    [['--help'], 'Usage: ringhook <command>'],
+    [['doctor', '--help'], 'Usage: ringhook doctor'],
+  ]
+  for (const [args, text] of expected) {
+    const command = `npx @ringhook/cli ${args.join(' ')}`
+    try {
+      const out = execFileSync('npx', ['@ringhook/cli', ...args], {
+        cwd: app,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, npm_config_yes: 'false' },
+      })
+      if (!out.includes(text)) problems.push(`${command} printed no "${text}":\n${out}`)
+    } catch (error) {
+      problems.push(`${command} failed (exit ${error.status}):\n${error.stdout ?? ''}${error.stderr ?? ''}`)
+    }
   }
 }
 

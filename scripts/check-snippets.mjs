@@ -15,21 +15,15 @@
 //   `receiver`, a `secret`...), unless it declares or imports the same name itself.
 //
 // Usage: node scripts/check-snippets.mjs [--keep] (keeps the temporary project and prints its path)
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import ts from 'typescript'
 
 const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '')
 const CONTEXT = join(ROOT, 'scripts', 'snippets', 'context.ts')
-const PACKAGES = readdirSync(join(ROOT, 'packages')).filter((name) => {
-  try {
-    readFileSync(join(ROOT, 'packages', name, 'src', 'index.ts'))
-    return true
-  } catch {
-    return false
-  }
-})
+// Every package with sources (@ringhook/cli has no root entry, only a bin and a subpath).
+const PACKAGES = readdirSync(join(ROOT, 'packages')).filter((name) => existsSync(join(ROOT, 'packages', name, 'src')))
 
 // Every import specifier of the workspace's packages (root entries and `exports` subpaths) and the
 // source file behind it, as the root tsconfig.json maps them.

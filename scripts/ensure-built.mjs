@@ -13,7 +13,8 @@ const newest = (dir) =>
 
 const stale = readdirSync(join(root, 'packages')).filter((name) => {
   const pkg = join(root, 'packages', name)
-  const built = join(pkg, 'dist', 'index.js')
+  // The root entry's output; @ringhook/cli has none, only its CLI (and subpaths).
+  const built = join(pkg, 'dist', existsSync(join(pkg, 'src', 'cli', 'main.ts')) ? 'cli.js' : 'index.js')
   if (!existsSync(join(pkg, 'src'))) return false
   // Sources are src/, and ui/ for a package that also builds a web page.
   const sources = ['src', 'ui'].map((dir) => join(pkg, dir)).filter((dir) => existsSync(dir))

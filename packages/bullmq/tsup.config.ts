@@ -10,7 +10,7 @@ export default defineConfig([
     target: 'es2022',
   },
   {
-    // The `ringhook-jobs` bin: one ESM file, run by `node dist/bin.js` or through the bin link.
+    // The deprecated `ringhook-jobs` bin (`ringhook jobs` of @ringhook/cli replaces it): one ESM file.
     entry: { bin: 'src/bin.ts' },
     format: ['esm'],
     sourcemap: true,

@@ -14,7 +14,7 @@ import {
   ValidationError,
   vibe,
 } from '@ringhook/client'
-import { createFakeClock, createSimulator, type RequestEntry, type SimulatorOptions } from '@ringhook/testing/simulator'
+import { createFakeClock, createSimulator, type RequestEntry, type SimulatorOptions } from '@ringhook/simulator'
 import { afterEach, describe, expect, it } from 'vitest'
 import { recordingLogger } from './support/observe.js'
 

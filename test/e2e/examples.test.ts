@@ -1,8 +1,8 @@
 // The simulator against each example app (node:http, Express, Hono, Fastify, Koa, NestJS) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
 import { gestureReplySchema } from '@ringhook/core/api'
+import { createSimulator, type Delivery } from '@ringhook/simulator'
 import { events, sendWebhook } from '@ringhook/testing'
-import { createSimulator, type Delivery } from '@ringhook/testing/simulator'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { holdPort } from '../support/ports.js'
 import { examples, type RunningExample } from './support/examples.js'

@@ -2,7 +2,7 @@
 // verdict passes (each event handled once, the same vibe on every retry), and a plain node:http app
 // that does its work on every request, which the verdict catches.
 import '@ringhook/testing/vitest'
-import { createSimulator, type FaultName, type Simulator } from '@ringhook/testing/simulator'
+import { createSimulator, type FaultName, type Simulator } from '@ringhook/simulator'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type NaiveOptions, naiveApp, type RunningApp, ringhookApp } from './support/fault-apps.js'
 

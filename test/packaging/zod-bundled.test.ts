@@ -12,7 +12,7 @@ import { assertBuilt, ROOT } from '../runtimes/built.js'
 type Core = typeof import('@ringhook/core/api')
 type Zod = typeof import('../../packages/testing/node_modules/zod/index.js')
 
-// The app's zod: the one @ringhook/testing builds its simulator's inputs with.
+// The app's zod: the one @ringhook/simulator builds its inputs with.
 const { z } = createRequire(join(ROOT, 'packages', 'testing', 'package.json'))('zod') as Zod
 
 const dist = join(ROOT, 'packages', 'core', 'dist')
@@ -55,7 +55,7 @@ describe.each([0, 1])("core's private zod next to the app's zod (copy %#: ESM, C
   })
 
   it("composes into the app's zod classic objects, as the simulator's answer input does", () => {
-    // packages/testing/src/simulator/inputs.ts: z.strictObject({ response: notificationResponseSchema, wait })
+    // packages/simulator/src/inputs.ts: z.strictObject({ response: notificationResponseSchema, wait })
     const answer = z.strictObject({ response: core().notificationResponseSchema, wait: z.boolean().optional() })
     expect(answer.parse({ response: 'yes', wait: true })).toEqual({ response: 'yes', wait: true })
     const refused = answer.safeParse({ response: 'maybe' })

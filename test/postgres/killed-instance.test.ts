@@ -5,7 +5,7 @@
 // acknowledged: handled by the new process, or, once the first had committed, answered as a
 // duplicate from what it committed.
 import { createClient, type RinghookClient } from '@ringhook/client'
-import { createSimulator, type Simulator } from '@ringhook/testing/simulator'
+import { createSimulator, type Simulator } from '@ringhook/simulator'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NOW_MS, SECRET } from '../support/events.js'

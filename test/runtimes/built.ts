@@ -17,7 +17,8 @@ const newest = (dir: string): number =>
 export function assertBuilt(...names: string[]): void {
   for (const name of names) {
     const pkg = join(ROOT, 'packages', name)
-    const built = join(pkg, 'dist', 'index.js')
+    // The root entry's output; @ringhook/cli has none, only its CLI (and subpaths).
+    const built = join(pkg, 'dist', existsSync(join(pkg, 'src', 'cli', 'main.ts')) ? 'cli.js' : 'index.js')
     if (!existsSync(built) || newest(join(pkg, 'src')) > statSync(built).mtimeMs) {
       throw new Error(
         `packages/${name}/dist is missing or older than its sources: run \`pnpm build\` (\`pnpm test\` does).`,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { createSimulator } from '@ringhook/testing/simulator'
+import { createSimulator } from '@ringhook/simulator'
 import { Redis } from 'ioredis'
 import { keys, readConfig } from './config.js'
 

@@ -30,7 +30,9 @@ export function createWorkerApp(redis: Redis, queue: string, logger?: Logger): R
   })
 
   worker.onError((error, event) => {
-    console.error(`[worker] gave up on ${event?.event ?? 'a job'}: ${error.message} (replay with: ringhook-jobs list)`)
+    console.error(
+      `[worker] gave up on ${event?.event ?? 'a job'}: ${error.message} (replay with: npx @ringhook/cli jobs list)`,
+    )
   })
   return worker
 }

@@ -14,8 +14,8 @@ export interface JobsCliIo {
   env: Record<string, string | undefined>
 }
 
-/** The `ringhook-jobs` help text. */
-export const JOBS_USAGE = `Usage: ringhook-jobs <command> [options]
+/** The help text of `ringhook jobs` (the command of `@ringhook/cli` that runs this). */
+const JOBS_USAGE = `Usage: ringhook jobs <command> [options]
 
 Commands:
   list [--state failed|completed|active|waiting|delayed] [--limit N] [--json]
@@ -39,8 +39,9 @@ const defaultIo = (): JobsCliIo => ({
 })
 
 /**
- * Runs `ringhook-jobs` with `argv` (the arguments after the program name); resolves with the exit
- * code. The main `ringhook` CLI can delegate `ringhook jobs ...` to it.
+ * Runs the failed-job commands (`list`, `show`, `replay`) with `argv`, the arguments after `jobs`;
+ * resolves with the exit code. `ringhook jobs` of `@ringhook/cli` is this, loaded when that command runs;
+ * call it from your own operations script to get the same commands without the CLI.
  * @example process.exitCode = await runJobsCli(['list', '--state', 'failed'])
  */
 export async function runJobsCli(argv: readonly string[], io: JobsCliIo = defaultIo()): Promise<number> {
@@ -87,7 +88,7 @@ export async function runJobsCli(argv: readonly string[], io: JobsCliIo = defaul
     if (command === 'show') return await show(io, queue, rest[0] as string)
     return await replay(io, queue, values.all ? undefined : rest)
   } catch (error) {
-    io.stderr(`ringhook-jobs ${command} failed: ${(error as Error).message}\n`)
+    io.stderr(`ringhook jobs ${command} failed: ${(error as Error).message}\n`)
     return 1
   } finally {
     await queue.close()

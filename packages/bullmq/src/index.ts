@@ -1,12 +1,12 @@
 /**
  * Durable processing on BullMQ: a receiver that stores each delivery as a job before it acknowledges
- * it, workers that handle the jobs with retries, and the stored jobs for the `ringhook-jobs` CLI.
+ * it, workers that handle the jobs with retries, and the stored jobs, which `ringhook jobs` of `@ringhook/cli` lists and replays.
  *
  * @packageDocumentation
  * @document ../README.md
  */
 export { applyOnce, DEFAULT_APPLY_ONCE_TTL_MS, type EvalClient, type RedisCommand } from './apply-once.js'
-export { JOBS_USAGE, type JobsCliIo, runJobsCli } from './cli.js'
+export { type JobsCliIo, runJobsCli } from './cli.js'
 export type { Connection } from './connection.js'
 export { EnqueueError } from './errors.js'
 export { createEventQueue, type EventQueue, type EventQueueOptions } from './event-queue.js'

@@ -57,7 +57,7 @@ afterAll(async () => {
   redis?.disconnect()
 })
 
-describe('ringhook-jobs', () => {
+describe('the jobs commands', () => {
   it('lists failed jobs with their event, attempts and reason, as lines or JSON', async () => {
     const listed = await cli('list')
     expect(listed.code).toBe(0)
@@ -119,8 +119,10 @@ describe('ringhook-jobs', () => {
     expect(out.join('')).not.toContain('hunter2')
   })
 
-  it('runs as the built bin', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [BIN, '--help'])
-    expect(stdout).toMatch(/^Usage: ringhook-jobs <command>/)
+  it('runs as the deprecated ringhook-jobs bin, which says to use ringhook jobs', async () => {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, '--help'])
+    expect(stdout).toMatch(/^Usage: ringhook jobs <command>/)
+    expect(stderr).toContain('ringhook-jobs is deprecated')
+    expect(stderr).toContain('npx @ringhook/cli jobs')
   })
 })

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { serviceTriggerRequestSchema, TRIGGER_LIMITS, type UserState } from '@ringhook/core/api'
 
 // A small stand-in for the service, faithful to the spec's sections 4, 5, 7 and 8, for the
-// client's tests until the simulator in @ringhook/testing exists. Errors use the simulator's
+// client's tests until the simulator (now @ringhook/simulator) existed. Errors use the simulator's
 // shape, `{error: {code, message}}`, and every answer carries `x-request-id`.
 
 export interface FixtureUser {

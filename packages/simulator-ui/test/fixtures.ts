@@ -1,6 +1,6 @@
-import type { Delivery, Install, LogView, Snapshot, Vibe } from '@ringhook/testing/control-api'
+import type { Delivery, Install, LogView, Snapshot, Vibe } from '@ringhook/simulator/control-api'
 
-// Objects of the control API, typed by its one definition in the simulator (@ringhook/testing/control-api).
+// Objects of the control API, typed by its one definition in the simulator (@ringhook/simulator/control-api).
 
 export const install: Install = {
   user_app_id: 'ua-1',

@@ -1,4 +1,4 @@
-import type { Attempt } from '@ringhook/testing/control-api'
+import type { Attempt } from '@ringhook/simulator/control-api'
 import { describe, expect, it } from 'vitest'
 import { logRows } from '../ui/log-rows.js'
 import { emptyModel, type Model } from '../ui/model.js'

@@ -1,4 +1,4 @@
-import type { LogEntry, Notification } from '@ringhook/testing/control-api'
+import type { LogEntry, Notification } from '@ringhook/simulator/control-api'
 import { describe, expect, it } from 'vitest'
 import { emptyModel, type Model, reduce } from '../ui/model.js'
 import { delivery, emptyLog, install, snapshot, vibe } from './fixtures.js'

@@ -9,7 +9,7 @@ import type {
   Notification,
   Snapshot,
   User,
-} from '@ringhook/testing/control-api'
+} from '@ringhook/simulator/control-api'
 
 export type LifecycleAction = 'activate' | 'passive' | 'deactivate' | 'uninstall'
 

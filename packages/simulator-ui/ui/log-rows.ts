@@ -1,4 +1,4 @@
-import type { Vibe } from '@ringhook/testing/control-api'
+import type { Vibe } from '@ringhook/simulator/control-api'
 import { duration } from './format.js'
 import type { KnownDelivery, Model } from './model.js'
 

@@ -14,7 +14,7 @@ import type {
   StateEntry,
   User,
   Vibe,
-} from '@ringhook/testing/control-api'
+} from '@ringhook/simulator/control-api'
 
 /**
  * A delivery as the page keeps it: one first seen in the event stream has no payload until the

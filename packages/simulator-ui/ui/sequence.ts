@@ -1,4 +1,4 @@
-import type { VibeStep } from '@ringhook/testing/control-api'
+import type { VibeStep } from '@ringhook/simulator/control-api'
 
 /** The spec's default pause before a step. */
 export const DEFAULT_DELAY_MS = 300

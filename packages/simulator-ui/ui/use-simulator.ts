@@ -1,4 +1,4 @@
-import type { Delivery, LogEntry } from '@ringhook/testing/control-api'
+import type { Delivery, LogEntry } from '@ringhook/simulator/control-api'
 import { useEffect, useReducer, useState } from 'preact/hooks'
 import type { Api } from './api.js'
 import { emptyModel, type Model, reduce } from './model.js'

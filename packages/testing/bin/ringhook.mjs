@@ -1,16 +1,16 @@
 #!/usr/bin/env node
-// The `ringhook` bin. A committed file, so package managers can link it before anything is built;
-// the CLI itself is the build output dist/cli.js.
-import { existsSync } from 'node:fs'
+// Deprecated: the CLI is the package @ringhook/cli now. This bin stays one minor version, so that
+// `npx ringhook` in a project with @ringhook/testing keeps working instead of falling through to the
+// unscoped name on the registry; it runs the CLI by its scoped name, as the README says to.
+import { spawnSync } from 'node:child_process'
 
-const cli = new URL('../dist/cli.js', import.meta.url)
-
-if (existsSync(cli)) {
-  await import(cli.href)
-} else {
-  process.stderr.write(
-    '✘ ringhook is not built yet: dist/cli.js is missing.\n' +
-      '  In the ringhook repository, run `pnpm build` (`pnpm test` and `pnpm demo` build first).\n',
-  )
-  process.exitCode = 1
-}
+process.stderr.write(
+  'ringhook: the CLI moved to @ringhook/cli: run `npx @ringhook/cli <command>`. ' +
+    'The ringhook bin of @ringhook/testing is deprecated and goes in the next minor version.\n',
+)
+const forwarded = spawnSync('npx', ['--yes', '@ringhook/cli', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+})
+if (forwarded.error) process.stderr.write(`ringhook: could not run npx: ${forwarded.error.message}\n`)
+process.exitCode = forwarded.status ?? 1

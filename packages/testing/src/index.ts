@@ -1,6 +1,6 @@
 /**
- * Helpers for an app's own tests. The simulator is `@ringhook/testing/simulator`
- * and the CLI is the `ringhook` bin; neither is reachable from here (test/entry-graph.test.ts).
+ * Helpers for an app's own tests. The simulator is `@ringhook/simulator` and the CLI is
+ * `@ringhook/cli`; this package loads neither (test/entry-graph.test.ts).
  *
  * @packageDocumentation
  * @document ../README.md

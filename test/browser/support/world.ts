@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createSimulator, type Simulator } from '@ringhook/testing/simulator'
+import { createSimulator, type Simulator } from '@ringhook/simulator'
 import { createApp } from '../../../examples/node-http/src/app.js'
 import { createUiHandler } from '../../../packages/simulator-ui/src/index.js'
 

@@ -1,6 +1,6 @@
 import type { Logger, Receiver } from '@ringhook/core'
 import type { LogFn } from '@ringhook/core/adapter'
-import type { LogEntry, Simulator } from '@ringhook/testing/simulator'
+import type { LogEntry, Simulator } from '@ringhook/simulator'
 
 /** One handler run the test saw on an example's receiver. */
 export interface Handled {

@@ -1,5 +1,5 @@
 import type { Receiver } from '@ringhook/core'
-import { createSimulator, type Delivery, type Simulator, type SimulatorOptions } from '@ringhook/testing/simulator'
+import { createSimulator, type Delivery, type Simulator, type SimulatorOptions } from '@ringhook/simulator'
 import type { ExampleUnderTest, RunningExample } from './examples.js'
 import { type Handled, recordHandled, recordingLogger } from './observe.js'
 

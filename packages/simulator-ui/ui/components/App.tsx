@@ -1,4 +1,4 @@
-import type { Settings } from '@ringhook/testing/control-api'
+import type { Settings } from '@ringhook/simulator/control-api'
 import { useMemo, useState } from 'preact/hooks'
 import { type Api, SimError } from '../api.js'
 import { type Controls, ControlsContext, useControls } from '../controls.js'

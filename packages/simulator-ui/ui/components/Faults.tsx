@@ -1,4 +1,4 @@
-import type { FaultProfile, FaultSettings } from '@ringhook/testing/control-api'
+import type { FaultProfile, FaultSettings } from '@ringhook/simulator/control-api'
 import { useEffect, useState } from 'preact/hooks'
 import type { FaultKinds } from '../api.js'
 import { useControls } from '../controls.js'

@@ -1,4 +1,4 @@
-import type { App, Install, Notification, UserState } from '@ringhook/testing/control-api'
+import type { App, Install, Notification, UserState } from '@ringhook/simulator/control-api'
 import type { LifecycleAction } from '../api.js'
 import { useControls } from '../controls.js'
 import { gestureLabel } from '../format.js'

@@ -1,4 +1,4 @@
-import type { Notification, ResponseConfigKept } from '@ringhook/testing/control-api'
+import type { Notification, ResponseConfigKept } from '@ringhook/simulator/control-api'
 import { useControls } from '../controls.js'
 import { clock } from '../format.js'
 import { Group } from './Group.js'

@@ -1,4 +1,4 @@
-import type { Vibe } from '@ringhook/testing/control-api'
+import type { Vibe } from '@ringhook/simulator/control-api'
 import { useEffect, useState } from 'preact/hooks'
 import { schedule } from '../sequence.js'
 

@@ -1,4 +1,4 @@
-import type { Vibe } from '@ringhook/testing/control-api'
+import type { Vibe } from '@ringhook/simulator/control-api'
 import { useEffect, useRef, useState } from 'preact/hooks'
 
 /** The spec's display time of a Ring UI notification. */

@@ -1,4 +1,4 @@
-import type { Vibe } from '@ringhook/testing/control-api'
+import type { Vibe } from '@ringhook/simulator/control-api'
 import { clock, duration } from '../format.js'
 import { schedule } from '../sequence.js'
 

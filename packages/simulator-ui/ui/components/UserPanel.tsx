@@ -1,4 +1,4 @@
-import type { App, Notification, User } from '@ringhook/testing/control-api'
+import type { App, Notification, User } from '@ringhook/simulator/control-api'
 import { useState } from 'preact/hooks'
 import { useControls } from '../controls.js'
 import type { Model } from '../model.js'

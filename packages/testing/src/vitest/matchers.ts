@@ -1,4 +1,3 @@
-import type { SimReport } from '../simulator/faults/report.js'
 import type { DeliverySource, HandlerTracker } from '../verdict/tracker.js'
 
 /** What `expect.extend` gives a matcher: only the parts used here. */
@@ -11,17 +10,20 @@ interface MatcherResult {
   message: () => string
 }
 
-/** Anything with the simulator's `report()`. */
+/**
+ * Anything with the simulator's `report()` (`Simulator` of `@ringhook/simulator`): the parts of its
+ * verdict the matcher reads, so this package needs nothing of the simulator.
+ */
 export interface Reporting {
-  /** The service's verdict. */
-  report(): SimReport
+  /** The service's verdict: clean or not, and each problem in one line. */
+  report(): { ok: boolean; problems: readonly string[] }
 }
 
 const list = (problems: readonly string[]) => problems.map((problem) => `  - ${problem}`).join('\n')
 
 /** The matchers `@ringhook/testing/vitest` registers, for `expect.extend` in another runner's setup. */
 export const ringhookMatchers = {
-  /** The service's verdict is clean: see {@link SimReport}. */
+  /** The service's verdict is clean: every delivery acknowledged, the same vibe on retries, answers in time. */
   toHaveDeliveredEverything(this: MatcherContext, received: Reporting): MatcherResult {
     const report = received.report()
     return {

@@ -1,0 +1,30 @@
+import { EXIT, type Io } from './io.js'
+
+const PACKAGE = '@ringhook/bullmq'
+
+/**
+ * `ringhook jobs ...`: the failed-job commands, kept once in `@ringhook/bullmq` (`runJobsCli`), an
+ * optional peer that only apps using the queue install. Loaded when this command runs, so the CLI
+ * starts without it (and without bullmq and ioredis).
+ */
+export async function jobs(args: string[], io: Io): Promise<number> {
+  let bullmq: typeof import('@ringhook/bullmq')
+  try {
+    bullmq = await import('@ringhook/bullmq')
+  } catch (error) {
+    if (!isMissing(error)) throw error
+    io.err(
+      `✘ "ringhook jobs" needs ${PACKAGE}: install it beside @ringhook/cli (npm install ${PACKAGE}), ` +
+        `or run npx -p @ringhook/cli -p ${PACKAGE} ringhook jobs ...`,
+    )
+    return EXIT.usage
+  }
+  // Its writers end lines themselves; ours add one.
+  const line = (write: (text: string) => void) => (text: string) => write(text.replace(/\n$/, ''))
+  return bullmq.runJobsCli(args, { stdout: line(io.out), stderr: line(io.err), env: process.env })
+}
+
+function isMissing(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
+  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${PACKAGE}'`)
+}
