@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import type { Closed } from './closed.js'
 import { isoTimestamp, notificationResponseSchema } from './event-schemas.js'
 import { issueMessages } from './messages.js'
+import { describedAs, ruleAsJsonSchema } from './refinements.js'
 import { maxCharacters } from './text.js'
 import { requireMessageWithNotification } from './vibe.js'
 import { vibeMessageSchema, vibeSequenceSchema } from './vibe-schemas.js'
@@ -155,22 +156,33 @@ function timeoutOnlyWithAwait(
   }
 }
 
+/** {@link timeoutOnlyWithAwait} in JSON Schema's words, for `z.toJSONSchema` (see `ruleAsJsonSchema`). */
+const TIMEOUT_ONLY_WITH_AWAIT = {
+  if: { required: ['timeout_ms'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword, never awaited
+  then: { properties: { response_mode: { const: 'await' } }, required: ['response_mode'] },
+}
+
+/** Gives a trigger schema the JSON Schema words of {@link triggerRules}. */
+const describedAsTrigger = <S extends z.core.$ZodType>(schema: S): S =>
+  describedAs(schema, ruleAsJsonSchema({ rule: 'messageWithNotification' }), TIMEOUT_ONLY_WITH_AWAIT)
+
 function triggerRules(value: z.infer<z.ZodMiniObject<typeof triggerFields>>, ctx: z.core.$RefinementCtx): void {
   requireMessageWithNotification(value, ctx)
   timeoutOnlyWithAwait(value, ctx)
 }
 
 /** A trigger inside every documented limit; unknown fields are refused (they are typos). */
-export const triggerRequestSchema = strict({
-  ...triggerFields,
-  response_config: z.optional(responseConfigSchema),
-}).check(z.superRefine(triggerRules))
+export const triggerRequestSchema = describedAsTrigger(
+  strict({ ...triggerFields, response_config: z.optional(responseConfigSchema) }).check(z.superRefine(triggerRules)),
+)
 
 /** A trigger as the service accepts it: extra fields ignored, over-long response configs truncated later. */
-export const serviceTriggerRequestSchema = loose({
-  ...triggerFields,
-  response_config: z.optional(truncatableResponseConfigSchema),
-}).check(z.superRefine(triggerRules))
+export const serviceTriggerRequestSchema = describedAsTrigger(
+  loose({ ...triggerFields, response_config: z.optional(truncatableResponseConfigSchema) }).check(
+    z.superRefine(triggerRules),
+  ),
+)
 
 // ---- Trigger result --------------------------------------------------------------------------
 
