@@ -20,6 +20,7 @@ const packages = [
   'koa',
   'nestjs',
   'otel',
+  'schemas',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
@@ -31,6 +32,7 @@ const subpaths = {
   '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
   '@ringhook/testing/control-api': 'packages/testing/src/simulator/control-api.ts',
+  '@ringhook/schemas/vectors/signatures.json': 'packages/schemas/vectors/signatures.json',
 }
 
 export default defineConfig({

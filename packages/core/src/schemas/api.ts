@@ -158,7 +158,7 @@ function timeoutOnlyWithAwait(
 
 /** {@link timeoutOnlyWithAwait} in JSON Schema's words, for `z.toJSONSchema` (see `ruleAsJsonSchema`). */
 const TIMEOUT_ONLY_WITH_AWAIT = {
-  if: { required: ['timeout_ms'] },
+  if: { properties: { timeout_ms: {} }, required: ['timeout_ms'] },
   // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword, never awaited
   then: { properties: { response_mode: { const: 'await' } }, required: ['response_mode'] },
 }

@@ -1,0 +1,59 @@
+// Independent tools read the documents as their standards define them: an OpenAPI 3.1 validator
+// (@readme/openapi-parser) and a JSON Schema 2020-12 validator (ajv) in strict mode.
+import { compileErrors, validate } from '@readme/openapi-parser'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { describe, expect, it } from 'vitest'
+import { type JsonObject, jsonSchemas, openApiDocument } from '../src/index.js'
+
+/** ajv for draft 2020-12, strict, with `format` asserted (the timestamps are `date-time`). */
+export function strictAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allErrors: true })
+  addFormats.default(ajv)
+  return ajv
+}
+
+describe('the OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 to @readme/openapi-parser', async () => {
+    const result = await validate(structuredClone(openApiDocument) as never)
+    expect(result.valid ? '' : compileErrors(result)).toBe('')
+    expect(result.warnings).toEqual([])
+  })
+
+  it('is refused by the same validator when broken (the check is real)', async () => {
+    const broken = structuredClone(openApiDocument) as Record<string, unknown>
+    delete broken.info
+    expect((await validate(broken as never)).valid).toBe(false)
+  })
+
+  it('has every /v1 endpoint of the spec and a webhook for every event', () => {
+    const paths = openApiDocument.paths as JsonObject
+    expect(Object.keys(paths).sort()).toEqual([
+      '/v1/apps/{app_id}/installs',
+      '/v1/apps/{app_id}/installs/@me',
+      '/v1/apps/{app_id}/users',
+      '/v1/apps/{app_id}/users/{user_app_id}',
+      '/v1/events/{event_id}/response',
+      '/v1/vibes/patterns',
+      '/v1/vibes/trigger',
+    ])
+    const names = Object.keys(jsonSchemas).filter((name) => name !== 'webhook-event' && name !== 'gesture-reply')
+    expect(Object.keys(openApiDocument.webhooks as JsonObject)).toEqual(names)
+  })
+
+  it('compiles every component schema with ajv', () => {
+    const ajv = strictAjv()
+    const { schemas } = openApiDocument.components as { schemas: Record<string, JsonObject> }
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect(() => ajv.compile(schema), name).not.toThrow()
+    }
+  })
+})
+
+describe('the JSON Schemas', () => {
+  it.each(Object.keys(jsonSchemas))('%s compiles with ajv (draft 2020-12, strict)', (name) => {
+    const schema = jsonSchemas[name] as JsonObject
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
+    expect(() => strictAjv().compile(schema)).not.toThrow()
+  })
+})
