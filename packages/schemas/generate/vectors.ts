@@ -229,11 +229,12 @@ function cases(): Case[] {
     {
       name: 'timestamp in milliseconds',
       valid: false,
-      reason: 'The header is Unix seconds; milliseconds read as a time far in the future. Correctly signed.',
+      reason:
+        'The header is Unix seconds; read as seconds, milliseconds are a time some 57,000 years ahead. Correctly signed.',
       timestamp: `${NOW}000`,
       body: gesture,
       signature: sign(SECRET, `${NOW}000`, gesture),
-      ringhook_reason: 'timestamp_in_future',
+      ringhook_reason: 'malformed_timestamp',
     },
     {
       name: 'timestamp not an integer',
