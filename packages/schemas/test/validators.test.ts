@@ -1,17 +1,9 @@
 // Independent tools read the documents as their standards define them: an OpenAPI 3.1 validator
 // (@readme/openapi-parser) and a JSON Schema 2020-12 validator (ajv) in strict mode.
 import { compileErrors, validate } from '@readme/openapi-parser'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { type JsonObject, jsonSchemas, openApiDocument } from '../src/index.js'
-
-/** ajv for draft 2020-12, strict, with `format` asserted (the timestamps are `date-time`). */
-export function strictAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, allErrors: true })
-  addFormats.default(ajv)
-  return ajv
-}
+import { strictAjv } from './ajv.js'
 
 describe('the OpenAPI document', () => {
   it('is valid OpenAPI 3.1 to @readme/openapi-parser', async () => {
