@@ -15,8 +15,9 @@ const stale = readdirSync(join(root, 'packages')).filter((name) => {
   const pkg = join(root, 'packages', name)
   const built = join(pkg, 'dist', 'index.js')
   if (!existsSync(join(pkg, 'src'))) return false
-  // Sources are src/, and ui/ for a package that also builds a web page.
-  const sources = ['src', 'ui'].map((dir) => join(pkg, dir)).filter((dir) => existsSync(dir))
+  // Sources are src/, ui/ for a package that also builds a web page, and json-schema/ for the one whose
+  // entry bundles its generated documents (the generator rewrites that folder on every run).
+  const sources = ['src', 'ui', 'json-schema'].map((dir) => join(pkg, dir)).filter((dir) => existsSync(dir))
   return !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs
 })
 
