@@ -1,8 +1,8 @@
-import type { EventName } from '@ringhook/core/api'
+import { type EventName, WEBHOOK_DELIVERY } from '@ringhook/core/api'
 
 // What the zod schemas cannot say about a webhook delivery, written once: what each event means, how
-// it is signed and how the service retries it (spec sections 5, 6 and 8). The numbers the core
-// enforces come from the core; the service's own schedule is written here.
+// it is signed and how the service retries it (spec sections 5, 6 and 8). The numbers come from the
+// core, which the receiver and the simulator use too.
 
 /** When the service sends each event (spec section 6). */
 export const EVENT_DESCRIPTIONS: Record<EventName, string> = {
@@ -17,11 +17,11 @@ export const EVENT_DESCRIPTIONS: Record<EventName, string> = {
     'The user answered a vibe triggered with a response_config; `data` holds its `event_id` and the `response`.',
 }
 
-/** The service's delivery rules: the answer it waits for and the retries that follow (spec section 6, rule 3). */
+/** The service's delivery rules in seconds: the answer it waits for and the retries that follow. */
 export const DELIVERY = {
-  ackTimeoutSeconds: 30,
-  retryDelaysSeconds: [1, 5, 30],
-} as const
+  ackTimeoutSeconds: WEBHOOK_DELIVERY.ackTimeoutMs / 1000,
+  retryDelaysSeconds: WEBHOOK_DELIVERY.retryDelaysMs.map((ms) => ms / 1000),
+}
 
 /** How a delivery is signed, in words, for every webhook's description. */
 export function signingRules(toleranceSeconds: number): string {

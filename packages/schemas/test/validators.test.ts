@@ -1,6 +1,8 @@
 // Independent tools read the documents as their standards define them: an OpenAPI 3.1 validator
 // (@readme/openapi-parser) and a JSON Schema 2020-12 validator (ajv) in strict mode.
 import { compileErrors, validate } from '@readme/openapi-parser'
+import { WEBHOOK_DELIVERY } from '@ringhook/core/api'
+import { DEFAULT_TOLERANCE_SECONDS } from '@ringhook/core/signature'
 import { describe, expect, it } from 'vitest'
 import { type JsonObject, jsonSchemas, openApiDocument } from '../src/index.js'
 import { strictAjv } from './ajv.js'
@@ -31,6 +33,32 @@ describe('the OpenAPI document', () => {
     ])
     const names = Object.keys(jsonSchemas).filter((name) => name !== 'webhook-event' && name !== 'gesture-reply')
     expect(Object.keys(openApiDocument.webhooks as JsonObject)).toEqual(names)
+  })
+
+  it('says how every webhook is signed, acknowledged and retried', () => {
+    for (const [name, item] of Object.entries(openApiDocument.webhooks as Record<string, { post: JsonObject }>)) {
+      const { parameters, security, description } = item.post as {
+        parameters: { name: string; in: string; required: boolean }[]
+        security: unknown[]
+        description: string
+      }
+      expect(
+        parameters.map((p) => [p.name, p.in, p.required]),
+        name,
+      ).toEqual([
+        ['X-SERVICE-Signature', 'header', true],
+        ['X-SERVICE-Timestamp', 'header', true],
+      ])
+      expect(security, name).toEqual([]) // signed, not the API key
+      expect(description).toContain(`Answer 2xx within ${WEBHOOK_DELIVERY.ackTimeoutMs / 1000} seconds`)
+      expect(description).toContain(
+        `after ${WEBHOOK_DELIVERY.retryDelaysMs
+          .map((ms) => `${ms / 1000} s`)
+          .join(', ')
+          .replace(/, ([^,]*)$/, ' and $1')}`,
+      )
+      expect(description).toContain(`more than\n${DEFAULT_TOLERANCE_SECONDS} seconds`)
+    }
   })
 
   it('compiles every component schema with ajv', () => {

@@ -27,6 +27,15 @@ export const RATE_LIMITS = Object.freeze({
 })
 
 /**
+ * How the service delivers a webhook (spec section 6, rule 3): it waits `ackTimeoutMs` for a 2xx, then
+ * retries up to three times, after each of `retryDelaysMs`.
+ */
+export const WEBHOOK_DELIVERY = Object.freeze({
+  ackTimeoutMs: 30_000,
+  retryDelaysMs: Object.freeze([1000, 5000, 30_000] as const),
+})
+
+/**
  * A user's state in an app: `active` (open, in the foreground), `passive` (in the background),
  * `inactive` (disabled).
  */
