@@ -57,6 +57,17 @@ function cases(): Case[] {
   return [
     // ---- valid ----
     {
+      name: 'minimal',
+      valid: true,
+      reason:
+        "The smallest case, to check by hand: printf '1700000000.{}' | openssl dgst -sha256 -hmac secret prints this digest.",
+      secrets: ['secret'],
+      now: 1_700_000_000,
+      timestamp: '1700000000',
+      body: '{}',
+      signature: sign('secret', '1700000000', '{}'),
+    },
+    {
       name: 'gesture',
       valid: true,
       reason: 'A gesture as the service sends it: compact JSON, signed at the receiver’s current second.',
@@ -320,7 +331,9 @@ export function signatureVectors(): JsonObject {
       timestamp,
       body: rest.body,
       signature: rest.signature,
-      ...(rest.valid ? { signed_with: signed_with ?? SECRET } : { ringhook_reason: ringhook_reason ?? null }),
+      ...(rest.valid
+        ? { signed_with: signed_with ?? secrets[0] ?? null }
+        : { ringhook_reason: ringhook_reason ?? null }),
     })),
   }
 }
