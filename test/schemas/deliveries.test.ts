@@ -21,7 +21,7 @@ interface Received {
 
 const received: Received[] = []
 const closers: Array<() => Promise<void>> = []
-let apiAnswers: { path: string; status: number; body: unknown }[] = []
+let apiAnswers: { method: 'get' | 'post'; path: string; request?: unknown; status: number; body: unknown }[] = []
 
 beforeAll(async () => {
   const sim = await createSimulator({ timeScale: 0.01 })
@@ -73,16 +73,26 @@ beforeAll(async () => {
   await sim.answer(trigger.event_id as string, 'emoji:🍕', { wait: true })
 
   // The /v1 API's answers, raw, for the OpenAPI document's schemas.
-  const get = async (path: string) => {
-    const response = await fetch(`${sim.url}${path}`, { headers: { authorization: `Bearer ${key.token}` } })
-    apiAnswers.push({ path, status: response.status, body: await response.json() })
+  const call = async (path: string, body?: unknown) => {
+    const response = await fetch(`${sim.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${key.token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const method = body === undefined ? 'get' : 'post'
+    apiAnswers.push({ method, path, request: body, status: response.status, body: await response.json() })
   }
+  const get = (path: string) => call(path)
   await get(`/v1/apps/${control.app_id}/installs`)
   await get(`/v1/apps/${control.app_id}/installs/@me`)
   await get(`/v1/apps/${control.app_id}/users?state=active`)
   await get(`/v1/apps/${control.app_id}/users/${userAppId}`)
   await get('/v1/vibes/patterns')
   await get(`/v1/events/${trigger.event_id}/response`)
+  await get('/v1/apps/app_nobody_owns/installs')
+  const poll = { app_id: control.app_id, user_app_id: userAppId, sequence: [{ type: 'tap' }], response_mode: 'poll' }
+  await call('/v1/vibes/trigger', poll)
+  await call('/v1/vibes/trigger', { ...poll, sequence: [{ type: 'tap', delay_ms: 20 }] })
 
   await sim.deactivate(userAppId, { wait: true })
   await sim.uninstall(userAppId, { wait: true })
@@ -120,30 +130,34 @@ describe('a simulated session', () => {
     expect(schemaErrors('gesture-reply', replies[0])).toEqual([])
   })
 
-  it('got /v1 answers that the OpenAPI document’s schemas accept', () => {
+  it('got /v1 answers, errors included, that the OpenAPI document’s schemas accept', () => {
     const ajv = strictAjv()
     const components = (openApiDocument.components as { schemas: Record<string, JsonObject> }).schemas
-    expect(apiAnswers).toHaveLength(6)
-    for (const { path, status, body } of apiAnswers) {
-      expect(status, path).toBe(200)
-      const component = answerComponent(path)
+    expect(apiAnswers.map(({ status }) => status)).toEqual([200, 200, 200, 200, 200, 200, 404, 200, 400])
+    // The trigger bodies sent: the one the simulator took is valid to the document, the refused one not.
+    const trigger = ajv.compile(components.TriggerRequest as JsonObject)
+    expect(apiAnswers.filter(({ method }) => method === 'post').map(({ request }) => trigger(request))).toEqual([
+      true,
+      false,
+    ])
+    for (const { method, path, status, body } of apiAnswers) {
+      const component = answerComponent(method, path, status)
       const validate = ajv.compile(components[component] as JsonObject)
-      expect(validate(body) ? [] : validate.errors, `${path} against ${component}`).toEqual([])
+      expect(validate(body) ? [] : validate.errors, `${path} ${status} against ${component}`).toEqual([])
     }
   })
 })
 
-type GetPaths = Record<
-  string,
-  { get?: { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> } }
->
+type Operation = { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }
+type Paths = Record<string, { get?: Operation; post?: Operation }>
 
-/** The component the OpenAPI document names for a GET path's 200 answer; `{name}` matches one segment. */
-function answerComponent(path: string): string {
-  const paths = openApiDocument.paths as GetPaths
+/** The component the OpenAPI document names for an answer; a path's `{name}` matches one segment. */
+function answerComponent(method: 'get' | 'post', path: string, status: number): string {
+  const paths = openApiDocument.paths as Paths
   const bare = path.split('?')[0] as string
   const template = Object.keys(paths).find((key) => new RegExp(`^${key.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(bare))
-  const ref = template && paths[template]?.get?.responses['200']?.content?.['application/json']?.schema?.$ref
-  if (!ref) throw new Error(`the OpenAPI document names no answer for GET ${path}`)
+  const answer = template === undefined ? undefined : paths[template]?.[method]?.responses[String(status)]
+  const ref = answer?.content?.['application/json']?.schema?.$ref
+  if (!ref) throw new Error(`the OpenAPI document names no ${status} answer for ${method.toUpperCase()} ${path}`)
   return ref.replace('#/components/schemas/', '')
 }
