@@ -21,6 +21,7 @@ const packages = [
   'koa',
   'nestjs',
   'otel',
+  'schemas',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
@@ -31,6 +32,7 @@ const subpaths = {
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
   '@ringhook/simulator/control-api': 'packages/simulator/src/control-api.ts',
   '@ringhook/cli/doctor': 'packages/cli/src/doctor/index.ts',
+  '@ringhook/schemas/vectors/signatures.json': 'packages/schemas/vectors/signatures.json',
 }
 
 export default defineConfig({

@@ -131,7 +131,8 @@ function entryPoints() {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
     if (manifest.private === true) continue
     for (const subpath of Object.keys(manifest.exports ?? { '.': null })) {
-      if (subpath === './package.json') continue
+      // Files (`./openapi.json`, `./json-schema/*.json`), not modules: nothing to document or import by name.
+      if (subpath.endsWith('.json')) continue
       const specifier = manifest.name + subpath.slice(1)
       const source = paths[specifier]?.[0]
       if (!source) fail(`${specifier} is in ${manifest.name}'s exports but has no entry in tsconfig.json "paths"`)

@@ -103,7 +103,8 @@ function entries(dir, manifest) {
   const paths = JSON.parse(readFileSync(join(root, 'tsconfig.json'), 'utf8')).compilerOptions.paths
   const found = {}
   for (const [subpath, target] of Object.entries(manifest.exports)) {
-    if (subpath === './package.json') continue
+    // Files shipped as they are (`./openapi.json`), not modules with declarations.
+    if (subpath.endsWith('.json')) continue
     const specifier = manifest.name + subpath.slice(1)
     const source = paths[specifier]?.[0]
     const types = target.import?.types

@@ -16,8 +16,9 @@ const stale = readdirSync(join(root, 'packages')).filter((name) => {
   // The root entry's output; @ringhook/cli has none, only its CLI (and subpaths).
   const built = join(pkg, 'dist', existsSync(join(pkg, 'src', 'cli', 'main.ts')) ? 'cli.js' : 'index.js')
   if (!existsSync(join(pkg, 'src'))) return false
-  // Sources are src/, and ui/ for a package that also builds a web page.
-  const sources = ['src', 'ui'].map((dir) => join(pkg, dir)).filter((dir) => existsSync(dir))
+  // Sources are src/, ui/ for a package that also builds a web page, and json-schema/ for the one whose
+  // entry bundles its generated documents (the generator rewrites that folder on every run).
+  const sources = ['src', 'ui', 'json-schema'].map((dir) => join(pkg, dir)).filter((dir) => existsSync(dir))
   return !existsSync(built) || Math.max(...sources.map(newest)) > statSync(built).mtimeMs
 })
 

@@ -1,5 +1,7 @@
 // The scratch app both module systems run: a receiver on node:http answers one signed gesture.
+import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 
 type Core = typeof import('@ringhook/core')
@@ -8,6 +10,7 @@ type Adapter = typeof import('@ringhook/core/adapter')
 type Api = typeof import('@ringhook/core/api')
 type Store = typeof import('@ringhook/core/store')
 type Signature = typeof import('@ringhook/core/signature')
+type Schemas = typeof import('@ringhook/schemas')
 
 /** The subpaths of `exports` resolve, with their declarations, in this module system too. */
 export function checkSubpaths(adapter: Adapter, api: Api, store: Store): void {
@@ -16,6 +19,23 @@ export function checkSubpaths(adapter: Adapter, api: Api, store: Store): void {
   if (api.ACK_BODY !== '{"ok":true}') throw new Error(`@ringhook/core/api: ACK_BODY is ${api.ACK_BODY}`)
   if (store.MAX_DEDUP_KEY_LENGTH !== 256)
     throw new Error(`@ringhook/core/store: MAX_DEDUP_KEY_LENGTH is ${store.MAX_DEDUP_KEY_LENGTH}`)
+}
+
+/** The documents of @ringhook/schemas: the entry's values, and the same as files through `exports`. */
+export function checkSchemas(schemas: Schemas): void {
+  const require = createRequire(import.meta.url)
+  const file = readFileSync(require.resolve('@ringhook/schemas/openapi.json'), 'utf8')
+  if (
+    schemas.openApiDocument.openapi !== '3.1.0' ||
+    JSON.stringify(JSON.parse(file)) !== JSON.stringify(schemas.openApiDocument)
+  ) {
+    throw new Error('@ringhook/schemas: openapi.json and openApiDocument differ')
+  }
+  const gesture = require('@ringhook/schemas/json-schema/events/gesture.json') as { title?: string }
+  if (gesture.title !== schemas.jsonSchemas.gesture?.title) throw new Error('@ringhook/schemas: gesture.json differs')
+  const vectors = require('@ringhook/schemas/vectors/signatures.json') as { cases: unknown[] }
+  if (vectors.cases.length !== schemas.signatureVectors.cases.length)
+    throw new Error('@ringhook/schemas: vectors differ')
 }
 
 export async function playOneGesture(core: Core, node: Node, signature: Signature): Promise<void> {

@@ -29,7 +29,8 @@ export function publicEntries(): Entry[] {
     }
     if (manifest.private) continue
     for (const subpath of Object.keys(manifest.exports ?? { '.': null })) {
-      if (subpath === './package.json') continue
+      // Files (`./openapi.json`, `./json-schema/*.json`), not modules: nothing to document or import by name.
+      if (subpath.endsWith('.json')) continue
       const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`
       const source = paths[specifier]
       if (!source) throw new Error(`${specifier} has no entry in tsconfig.json "paths"`)

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { RATE_LIMITS } from '@ringhook/core/api'
+import { RATE_LIMITS, WEBHOOK_DELIVERY } from '@ringhook/core/api'
 import type { Clock } from './clock.js'
 import type { FaultSettingsInput } from './faults/kinds.js'
 import type { Settings } from './model.js'
@@ -98,7 +98,7 @@ const positive = (name: string, value: number) => {
 export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
   const requests = options.rateLimits?.requestsPerKey ?? RATE_LIMITS.requestsPerKey
   const vibes = options.rateLimits?.vibesPerUser ?? RATE_LIMITS.vibesPerUser
-  const retryDelays = [...(options.retryDelaysMs ?? [1000, 5000, 30_000])]
+  const retryDelays = [...(options.retryDelaysMs ?? WEBHOOK_DELIVERY.retryDelaysMs)]
   const host = options.host ?? '127.0.0.1'
   for (const delay of retryDelays) positive('retryDelaysMs[]', delay)
   return {
@@ -114,7 +114,7 @@ export function resolveConfig(options: SimulatorOptions): ResolvedConfig {
       base_url: '',
       api_url: '',
       time_scale: positive('timeScale', options.timeScale ?? 1),
-      ack_timeout_ms: positive('ackTimeoutMs', options.ackTimeoutMs ?? 30_000),
+      ack_timeout_ms: positive('ackTimeoutMs', options.ackTimeoutMs ?? WEBHOOK_DELIVERY.ackTimeoutMs),
       retry_delays_ms: retryDelays,
       gesture_types: [...new Set([...DEFAULT_GESTURE_TYPES, ...(options.gestureTypes ?? [])])],
       ring_latency_ms: options.ringLatencyMs ?? 25,

@@ -2,6 +2,7 @@ import * as z from 'zod/mini'
 import type { Closed } from './closed.js'
 import { isoTimestamp, notificationResponseSchema } from './event-schemas.js'
 import { issueMessages } from './messages.js'
+import { describedAs, ruleAsJsonSchema } from './refinements.js'
 import { maxCharacters } from './text.js'
 import { requireMessageWithNotification } from './vibe.js'
 import { vibeMessageSchema, vibeSequenceSchema } from './vibe-schemas.js'
@@ -23,6 +24,15 @@ export const TRIGGER_LIMITS = Object.freeze({
 export const RATE_LIMITS = Object.freeze({
   requestsPerKey: { limit: 100, windowMs: 60_000 },
   vibesPerUser: { limit: 30, windowMs: 60_000 },
+})
+
+/**
+ * How the service delivers a webhook (spec section 6, rule 3): it waits `ackTimeoutMs` for a 2xx, then
+ * retries up to three times, after each of `retryDelaysMs`.
+ */
+export const WEBHOOK_DELIVERY = Object.freeze({
+  ackTimeoutMs: 30_000,
+  retryDelaysMs: Object.freeze([1000, 5000, 30_000] as const),
 })
 
 /**
@@ -155,22 +165,33 @@ function timeoutOnlyWithAwait(
   }
 }
 
+/** {@link timeoutOnlyWithAwait} in JSON Schema's words, for `z.toJSONSchema` (see `ruleAsJsonSchema`). */
+const TIMEOUT_ONLY_WITH_AWAIT = {
+  if: { properties: { timeout_ms: {} }, required: ['timeout_ms'] },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword, never awaited
+  then: { properties: { response_mode: { const: 'await' } }, required: ['response_mode'] },
+}
+
+/** Gives a trigger schema the JSON Schema words of {@link triggerRules}. */
+const describedAsTrigger = <S extends z.core.$ZodType>(schema: S): S =>
+  describedAs(schema, ruleAsJsonSchema({ rule: 'messageWithNotification' }), TIMEOUT_ONLY_WITH_AWAIT)
+
 function triggerRules(value: z.infer<z.ZodMiniObject<typeof triggerFields>>, ctx: z.core.$RefinementCtx): void {
   requireMessageWithNotification(value, ctx)
   timeoutOnlyWithAwait(value, ctx)
 }
 
 /** A trigger inside every documented limit; unknown fields are refused (they are typos). */
-export const triggerRequestSchema = strict({
-  ...triggerFields,
-  response_config: z.optional(responseConfigSchema),
-}).check(z.superRefine(triggerRules))
+export const triggerRequestSchema = describedAsTrigger(
+  strict({ ...triggerFields, response_config: z.optional(responseConfigSchema) }).check(z.superRefine(triggerRules)),
+)
 
 /** A trigger as the service accepts it: extra fields ignored, over-long response configs truncated later. */
-export const serviceTriggerRequestSchema = loose({
-  ...triggerFields,
-  response_config: z.optional(truncatableResponseConfigSchema),
-}).check(z.superRefine(triggerRules))
+export const serviceTriggerRequestSchema = describedAsTrigger(
+  loose({ ...triggerFields, response_config: z.optional(truncatableResponseConfigSchema) }).check(
+    z.superRefine(triggerRules),
+  ),
+)
 
 // ---- Trigger result --------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import type { EventName, GestureType, WebhookEvent } from './events.js'
 import { issueMessages } from './messages.js'
 import { once } from './once.js'
-import { isTimestamp, named } from './refinements.js'
+import { describedAs, isTimestamp, named, ruleAsJsonSchema } from './refinements.js'
 
 // Every schema here is built by a function, on first use (./once.ts): importing core builds none of
 // them, and a receiver builds an event's schema only to word the issues of an invalid delivery (a
@@ -13,11 +13,13 @@ import { isTimestamp, named } from './refinements.js'
 const nonEmpty = () => z.string(issueMessages).check(z.minLength(1))
 
 /** See `isoTimestamp` in ./event-schemas.ts. */
-export const timestampSchema = once(() =>
-  z
+export const timestampSchema = once(() => {
+  const rule = { rule: 'isTimestamp' } as const
+  const schema = z
     .string(issueMessages)
-    .check(named(z.refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' }), { rule: 'isTimestamp' })),
-)
+    .check(named(z.refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' }), rule))
+  return describedAs(schema, ruleAsJsonSchema(rule))
+})
 
 /** See `notificationResponseSchema` in ./event-schemas.ts. */
 export const responseSchema = once(() =>

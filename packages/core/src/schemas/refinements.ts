@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini'
+import * as z from 'zod/mini'
 
 // The rules the schemas check beyond types and lengths, each a function of its own, and each
 // refinement that uses one registered under its name: a schema's plan (./plan.ts) names its rules,
@@ -76,4 +76,33 @@ export function ruleTest(name: RefinementName): (value: unknown) => boolean {
       }
     }
   }
+}
+
+/**
+ * A rule in JSON Schema's words. zod's `z.toJSONSchema` cannot read a refinement, so each schema that
+ * applies one also carries these words in zod's registry, which `z.toJSONSchema` reads: the published
+ * JSON Schemas (`@ringhook/schemas`) then refuse what the rule refuses. JSON Schema counts a string's
+ * length in code points, as `withinCharacters` does; `format` is an annotation there unless a validator
+ * asserts it, and a receiver also takes any timestamp `Date.parse` reads.
+ */
+export function ruleAsJsonSchema(name: RefinementName): Record<string, unknown> {
+  switch (name.rule) {
+    case 'isTimestamp':
+      return { format: 'date-time' }
+    case 'withinCharacters':
+      return { maxLength: name.max }
+    case 'messageWithNotification':
+      // `\S`: a message of only whitespace is no message, as `trim()` sees it.
+      return {
+        if: { properties: { show_ring_ui_notif: { const: true } }, required: ['show_ring_ui_notif'] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's keyword, never awaited
+        then: { properties: { message: { type: 'string', pattern: '\\S' } }, required: ['message'] },
+      }
+  }
+}
+
+/** Gives a schema its rules' JSON Schema words (several are joined with `allOf`); returns the schema. */
+export function describedAs<S extends z.core.$ZodType>(schema: S, ...words: Record<string, unknown>[]): S {
+  z.globalRegistry.add(schema, words.length === 1 ? (words[0] as Record<string, unknown>) : { allOf: words })
+  return schema
 }

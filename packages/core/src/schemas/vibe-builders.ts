@@ -3,7 +3,7 @@ import { compilePlan } from './compiled-check.js'
 import { issueMessages } from './messages.js'
 import { once } from './once.js'
 import { GESTURE_REPLY_PLAN, VIBE_PLAN } from './plans.generated.js'
-import { named, requireMessageWithNotification } from './refinements.js'
+import { describedAs, named, requireMessageWithNotification, ruleAsJsonSchema } from './refinements.js'
 import { maxCharacters } from './text.js'
 import { VIBE_LIMITS } from './vibe.js'
 
@@ -25,12 +25,14 @@ export const vibeSchemas = once(() => {
   )
   const sequence = z.array(step, issueMessages).check(z.minLength(1), z.maxLength(VIBE_LIMITS.maxSteps))
   const message = maxCharacters(VIBE_LIMITS.maxMessageLength)
+  const messageRule = { rule: 'messageWithNotification' } as const
   const vibe = z
     .strictObject(
       { sequence, message: z.optional(message), show_ring_ui_notif: z.optional(z.boolean(issueMessages)) },
       issueMessages,
     )
-    .check(named(z.superRefine(requireMessageWithNotification), { rule: 'messageWithNotification' }))
+    .check(named(z.superRefine(requireMessageWithNotification), messageRule))
+  describedAs(vibe, ruleAsJsonSchema(messageRule))
   const gestureReply = z.strictObject({ success: z.boolean(issueMessages), vibe: z.optional(vibe) }, issueMessages)
   return { pattern, step, sequence, message, vibe, gestureReply }
 })
