@@ -20,6 +20,7 @@ const packages = [
   'koa',
   'nestjs',
   'otel',
+  'capture',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
@@ -27,6 +28,7 @@ const subpaths = {
   '@ringhook/core/api': 'packages/core/src/api.ts',
   '@ringhook/core/store': 'packages/core/src/store.ts',
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
+  '@ringhook/core/capture': 'packages/core/src/capture.ts',
   '@ringhook/testing/simulator': 'packages/testing/src/simulator/index.ts',
   '@ringhook/testing/doctor': 'packages/testing/src/doctor/index.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',

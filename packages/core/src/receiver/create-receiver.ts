@@ -100,6 +100,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     close: async (closeOptions) => {
       const result = await lifecycle.close(resolved.logger, closeOptions)
       pipeline.flushLogs()
+      await resolved.capture?.flush()
       return result
     },
   }
