@@ -4,6 +4,7 @@ import { DRIVE_VERBS, type DriveVerb, drive } from './drive.js'
 import { EXIT, type Io, UsageError } from './io.js'
 import { jobs } from './jobs.js'
 import { printable } from './printable.js'
+import { replay } from './replay.js'
 import { resend } from './resend.js'
 import { send } from './send.js'
 import { sign } from './sign.js'
@@ -18,6 +19,7 @@ Commands:
   doctor     probe your running receiver and explain what is misconfigured
   jobs       list, show and replay failed queue jobs (with @ringhook/bullmq installed)
   resend     send a delivery of a running simulator again, or every one that failed since a time
+  replay     send captured deliveries (a capture file) to a receiver, signed again
 
 Drive a running simulator by names ("ringhook users --help" for all):
   users, deliveries                          list users and their apps, the latest deliveries
@@ -48,6 +50,8 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
         return await jobs(rest, io)
       case 'resend':
         return await resend(rest, io)
+      case 'replay':
+        return await replay(rest, io)
       case '--version':
       case '-v':
         io.out(packageJson.version)
@@ -65,7 +69,7 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
     if (!(error instanceof UsageError)) throw error
     io.err(`✘ ${error.message}`)
     io.err(
-      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend', ...DRIVE_VERBS].includes(command) ? `${command} ` : ''}--help" for usage.`,
+      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend', 'replay', ...DRIVE_VERBS].includes(command) ? `${command} ` : ''}--help" for usage.`,
     )
     return EXIT.usage
   }
