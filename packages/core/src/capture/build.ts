@@ -34,7 +34,7 @@ export function buildRecord(finished: Finished, options: ResolvedCaptureOptions)
     request: {
       method: request.method,
       headers: requestHeaders(request.headers, finished.signatureHeader, options),
-      ...body(delivery.bytes, parsed, options),
+      ...body(delivery.bytes, delivery.event, parsed, options),
     },
     answer: { status: answer.status, headers: answerHeaders(answer.headers), body: answer.body },
     outcome,
@@ -46,7 +46,7 @@ export function buildRecord(finished: Finished, options: ResolvedCaptureOptions)
 type BodyFields = Omit<CapturedDelivery['request'], 'method' | 'headers'>
 
 /** The body as UTF-8 text, or base64 when it is not UTF-8; personal fields removed from an event's. */
-function body(bytes: Uint8Array, parsed: boolean, options: ResolvedCaptureOptions): BodyFields {
+function body(bytes: Uint8Array, event: unknown, parsed: boolean, options: ResolvedCaptureOptions): BodyFields {
   let text: string
   try {
     text = strictUtf8.decode(bytes)
@@ -55,7 +55,7 @@ function body(bytes: Uint8Array, parsed: boolean, options: ResolvedCaptureOption
   }
   // Only a parsed event has its fields where a payload's are; anything else is kept as it came.
   const personal = options.personal
-  const rewritten = parsed && personal ? removePersonal(text, personal, options.salt) : undefined
+  const rewritten = parsed && personal ? removePersonal(text, event, personal, options.salt) : undefined
   if (rewritten === undefined || personal === undefined) return { body: text, encoding: 'utf8', bytes: bytes.length }
   return {
     body: rewritten,

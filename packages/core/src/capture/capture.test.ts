@@ -148,6 +148,16 @@ describe('capture', () => {
     expect(record.request.bytes).toBe(gesture(8, { external_user_id: 'alice@example.com' }).length)
   })
 
+  it('hashes a personal field whose key is written with escapes', async () => {
+    const { sink, capture, receiver } = setup({ salt: 'pepper' })
+    const body = gesture(14).replace('"data"', '"external\\u005fuser_id":"mallory_9","data"')
+    expect((await receiver.handle(await signed(body))).status).toBe(200)
+    await capture.flush()
+    const captured = sink.records[0]?.request.body as string
+    expect(captured).not.toContain('mallory_9')
+    expect(JSON.parse(captured).external_user_id).toBe(hashValue('mallory_9', 'pepper'))
+  })
+
   it('drops personal fields at any depth, or keeps them with personal: false', async () => {
     const drop = setup({ personal: { fields: ['external_user_id', 'email'], action: 'drop' } })
     const keep = setup({ personal: false })
@@ -213,6 +223,13 @@ describe('capture', () => {
     await flushed
     expect(capture.stats()).toMatchObject({ written: captured, failed: 0, stalled: 0 })
     expect(writes.flat()).toHaveLength(captured)
+  })
+
+  it('does not hold receiver.close() past its timeout when the sink stalls', async () => {
+    const { capture, receiver } = setup({ sink: { write: () => new Promise<void>(() => {}) }, timeoutMs: 60_000 })
+    await receiver.handle(await signed(gesture(13)))
+    await receiver.close({ timeoutMs: 20 })
+    expect(capture.stats().pending).toBe(1)
   })
 
   it('writes what was queued before receiver.close() resolves', async () => {

@@ -5,6 +5,7 @@ import type { DeliveryOutcome } from '../receiver/instrumentation.js'
 import { buildRecord, type Finished } from './build.js'
 import { type CaptureOptions, type ResolvedCaptureOptions, resolveCaptureOptions } from './options.js'
 import type { CapturedDelivery, CaptureOutcome } from './record.js'
+import { type Recorder, TAKE } from './recorder.js'
 
 /** What a capture did so far, counted in deliveries. */
 export interface CaptureStats {
@@ -31,23 +32,14 @@ export interface CaptureStats {
 export interface Capture {
   /** What it did so far. */
   stats(): CaptureStats
-  /** Resolves once every record queued so far was written (or given up on). */
-  flush(): Promise<void>
+  /**
+   * Resolves once every record queued so far was written (or given up on), or once `timeoutMs` has
+   * passed, whichever comes first.
+   */
+  flush(timeoutMs?: number): Promise<void>
   /** Flushes, then closes the sink; deliveries answered after this are not recorded. */
   close(): Promise<void>
 }
-
-/** The receiver hands each answered delivery to a capture under this key (not part of the public type). */
-export const TAKE: unique symbol = Symbol.for('ringhook.capture.take') as never
-
-/** What the receiver sees of a capture. */
-export interface Recorder extends Capture {
-  [TAKE](delivery: Delivery, arrivedAtMs: number, signatureHeader: string): void
-}
-
-/** Whether a value is a capture made by {@link createCapture} (of any copy of this package). */
-export const isRecorder = (value: unknown): value is Recorder =>
-  typeof (value as Partial<Recorder> | undefined)?.[TAKE] === 'function'
 
 const FAILED_OUTCOMES: ReadonlySet<DeliveryOutcome> = new Set(['handler_error', 'internal_error', 'deadline_exceeded'])
 
@@ -115,11 +107,12 @@ class CaptureQueue implements Recorder {
     return { ...this.#stats, pending: this.#queue.length + this.#inFlight }
   }
 
-  flush(): Promise<void> {
+  flush(timeoutMs?: number): Promise<void> {
     if (!this.#writing && this.#queue.length === 0) return Promise.resolve()
     return new Promise((resolve) => {
       this.#idle.push(resolve)
       this.#schedule()
+      if (timeoutMs !== undefined) (setTimeout(resolve, timeoutMs) as { unref?: () => void }).unref?.()
     })
   }
 

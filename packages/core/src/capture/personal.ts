@@ -11,40 +11,49 @@ export interface PersonalFields {
   action: PersonalAction
 }
 
-/** A body with its personal fields hashed or dropped, or `undefined` when it holds none. */
-export function removePersonal(text: string, personal: PersonalFields, salt: string): string | undefined {
-  // Most bodies hold none of the names: no parse for them.
-  if (!personal.fields.some((field) => text.includes(`"${field}"`))) return undefined
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return undefined // not JSON: nothing parsed to find fields in (and a name could still be escaped)
-  }
-  const names = new Set(personal.fields)
-  const changed = walk(json, names, personal.action, salt)
-  return changed ? JSON.stringify(json) : undefined
+/**
+ * The body of a parsed event without its personal fields (hashed or dropped), as JSON text, or
+ * `undefined` when it holds none. Works from the event the receiver already parsed, copying only
+ * the objects on the way to a changed field: the event itself, which handlers may still hold, is
+ * left as it is.
+ */
+export function removePersonal(
+  text: string,
+  event: unknown,
+  personal: PersonalFields,
+  salt: string,
+): string | undefined {
+  // Most bodies hold none of the names: no walk for them. A key written with escapes
+  // (`"external\u005fuser_id"`) is the same key once parsed, so such a body is walked too.
+  if (!text.includes('\\u') && !personal.fields.some((field) => text.includes(field))) return undefined
+  const changed = without(event, new Set(personal.fields), personal.action, salt)
+  return changed === event ? undefined : JSON.stringify(changed)
 }
 
-function walk(value: unknown, names: ReadonlySet<string>, action: PersonalAction, salt: string): boolean {
-  if (typeof value !== 'object' || value === null) return false
-  let changed = false
+/** The value with the fields removed or hashed: the same value when none is in it, otherwise a copy. */
+function without(value: unknown, names: ReadonlySet<string>, action: PersonalAction, salt: string): unknown {
+  if (typeof value !== 'object' || value === null) return value
   if (Array.isArray(value)) {
-    for (const item of value) changed = walk(item, names, action, salt) || changed
-    return changed
+    const items = value.map((item) => without(item, names, action, salt))
+    return items.some((item, index) => item !== value[index]) ? items : value
   }
+  let copy: Record<string, unknown> | undefined
   const record = value as Record<string, unknown>
   for (const key of Object.keys(record)) {
-    if (names.has(key)) {
-      if (action === 'drop') delete record[key]
-      else record[key] = hashValue(record[key], salt)
-      changed = true
-    } else {
-      changed = walk(record[key], names, action, salt) || changed
-    }
+    const next = names.has(key)
+      ? action === 'drop'
+        ? DROPPED
+        : hashValue(record[key], salt)
+      : without(record[key], names, action, salt)
+    if (next === record[key]) continue
+    copy ??= { ...record }
+    if (next === DROPPED) delete copy[key]
+    else copy[key] = next
   }
-  return changed
+  return copy ?? value
 }
+
+const DROPPED = Symbol('dropped')
 
 /** The salted digest of a value: the same value and salt always give the same digest, so records still group by it. */
 export const hashValue = (value: unknown, salt: string): string =>

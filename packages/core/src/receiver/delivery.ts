@@ -1,5 +1,5 @@
 import type { Attempt } from '../awaitable.js'
-import type { Recorder } from '../capture/capture.js'
+import type { Recorder } from '../capture/recorder.js'
 import type { Logger } from '../logger.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
 import { DeliveryContext, type DeliveryFacts } from './context.js'

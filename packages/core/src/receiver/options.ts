@@ -1,4 +1,5 @@
-import { type Capture, isRecorder } from '../capture/capture.js'
+import type { Capture } from '../capture/capture.js'
+import { isRecorder } from '../capture/recorder.js'
 import type { DedupKeyFn } from '../dedup/key.js'
 import { defaultDedupKey } from '../dedup/key.js'
 import { createMemoryStore } from '../dedup/memory-store.js'

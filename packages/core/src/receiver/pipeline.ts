@@ -1,5 +1,5 @@
 import { isThenable } from '../awaitable.js'
-import { type Recorder, TAKE } from '../capture/capture.js'
+import { type Recorder, TAKE } from '../capture/recorder.js'
 import { answerUnexpected } from './answer.js'
 import { ANSWERED, Delivery, type Environment, type PipelineState, type Stage } from './delivery.js'
 import { LimitedLog } from './log-limit.js'
