@@ -2,7 +2,7 @@ import type { Delivery } from '../receiver/delivery.js'
 import type { HeaderInput } from '../signature/headers.js'
 import { toBase64 } from './base64.js'
 import type { ResolvedCaptureOptions } from './options.js'
-import { removePersonal } from './personal.js'
+import { mayHoldPersonal, removePersonal } from './personal.js'
 import { CAPTURE_FORMAT_VERSION, type CapturedDelivery, type CaptureOutcome } from './record.js'
 
 /** A finished delivery waiting to be written as a record, with the facts read when it was answered. */
@@ -53,15 +53,30 @@ function body(bytes: Uint8Array, event: unknown, parsed: boolean, options: Resol
   } catch {
     return { body: toBase64(bytes), encoding: 'base64', bytes: bytes.length }
   }
-  // Only a parsed event has its fields where a payload's are; anything else is kept as it came.
+  const asSent: BodyFields = { body: text, encoding: 'utf8', bytes: bytes.length }
   const personal = options.personal
-  const rewritten = parsed && personal ? removePersonal(text, event, personal, options.salt) : undefined
-  if (rewritten === undefined || personal === undefined) return { body: text, encoding: 'utf8', bytes: bytes.length }
-  return {
-    body: rewritten,
-    encoding: 'utf8',
+  if (personal === undefined || !mayHoldPersonal(text, personal)) return asSent
+  const removed = {
+    encoding: 'utf8' as const,
     bytes: bytes.length,
     personal: { action: personal.action, fields: [...personal.fields] },
+  }
+  // An authentic event was parsed by the receiver; a refused body (a wrong secret, a bad payload)
+  // can hold the same fields, so it is read here as JSON.parse reads it.
+  const value = parsed ? event : parseJson(text)
+  // Not JSON, yet it names a personal field: nothing to find it by, so the body is left out.
+  if (value === NOT_JSON) return { ...removed, body: '' }
+  const rewritten = removePersonal(value, personal, options.salt)
+  return rewritten === undefined ? asSent : { ...removed, body: rewritten }
+}
+
+const NOT_JSON = Symbol('not JSON')
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return NOT_JSON
   }
 }
 

@@ -158,6 +158,16 @@ describe('capture', () => {
     expect(JSON.parse(captured).external_user_id).toBe(hashValue('mallory_9', 'pepper'))
   })
 
+  it('hashes personal fields in a refused body too, and leaves out one that is not JSON', async () => {
+    const { sink, capture, receiver } = setup({ salt: 'pepper' })
+    await receiver.handle(await signed(gesture(15, { external_user_id: 'oscar_5' }), 'whsec_rotated'))
+    await receiver.handle(await signed('{"external_user_id":"oscar_5",'))
+    await capture.flush()
+    expect(sink.records.map((record) => record.code)).toEqual(['unauthorized', 'invalid_json'])
+    expect(JSON.parse(sink.records[0]?.request.body as string).external_user_id).toBe(hashValue('oscar_5', 'pepper'))
+    expect(sink.records[1]?.request).toMatchObject({ body: '', personal: { action: 'hash' } })
+  })
+
   it('drops personal fields at any depth, or keeps them with personal: false', async () => {
     const drop = setup({ personal: { fields: ['external_user_id', 'email'], action: 'drop' } })
     const keep = setup({ personal: false })

@@ -12,22 +12,20 @@ export interface PersonalFields {
 }
 
 /**
- * The body of a parsed event without its personal fields (hashed or dropped), as JSON text, or
- * `undefined` when it holds none. Works from the event the receiver already parsed, copying only
- * the objects on the way to a changed field: the event itself, which handlers may still hold, is
- * left as it is.
+ * Whether a body may hold a personal field: it names one, or it has escapes (`"external\\u005fuser_id"`
+ * is the same key once parsed). Most bodies do neither, and are not walked.
  */
-export function removePersonal(
-  text: string,
-  event: unknown,
-  personal: PersonalFields,
-  salt: string,
-): string | undefined {
-  // Most bodies hold none of the names: no walk for them. A key written with escapes
-  // (`"external\u005fuser_id"`) is the same key once parsed, so such a body is walked too.
-  if (!text.includes('\\u') && !personal.fields.some((field) => text.includes(field))) return undefined
-  const changed = without(event, new Set(personal.fields), personal.action, salt)
-  return changed === event ? undefined : JSON.stringify(changed)
+export const mayHoldPersonal = (text: string, personal: PersonalFields): boolean =>
+  text.includes('\\u') || personal.fields.some((field) => text.includes(field))
+
+/**
+ * A parsed body without its personal fields (hashed or dropped), as JSON text, or `undefined` when
+ * it holds none. Only the objects on the way to a changed field are copied: the value itself (the
+ * event the receiver parsed, which handlers may still hold) is left as it is.
+ */
+export function removePersonal(value: unknown, personal: PersonalFields, salt: string): string | undefined {
+  const changed = without(value, new Set(personal.fields), personal.action, salt)
+  return changed === value ? undefined : JSON.stringify(changed)
 }
 
 /** The value with the fields removed or hashed: the same value when none is in it, otherwise a copy. */
