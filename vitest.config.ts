@@ -22,6 +22,7 @@ const packages = [
   'nestjs',
   'otel',
   'schemas',
+  'capture',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
@@ -29,6 +30,7 @@ const subpaths = {
   '@ringhook/core/api': 'packages/core/src/api.ts',
   '@ringhook/core/store': 'packages/core/src/store.ts',
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
+  '@ringhook/core/capture': 'packages/core/src/capture.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
   '@ringhook/simulator/control-api': 'packages/simulator/src/control-api.ts',
   '@ringhook/cli/doctor': 'packages/cli/src/doctor/index.ts',

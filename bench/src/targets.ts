@@ -55,6 +55,7 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
   const inline = rows.find((r) => r.app === 'node:ringhook')
   const queued = rows.find((r) => r.app === 'node:ringhook-queue')
   const traced = rows.find((r) => r.app === 'node:ringhook-otel')
+  const captured = rows.find((r) => r.app === 'node:ringhook-capture')
   if (inline && traced) {
     checks.push(
       ratio(
@@ -62,6 +63,11 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
         ratioTo(traced, inline, 'rps'),
         0.9,
       ),
+    )
+  }
+  if (inline && captured) {
+    checks.push(
+      ratio('capture of every delivery (file sink) req/s vs none, node:http', ratioTo(captured, inline, 'rps'), 0.9),
     )
   }
   if (inline && queued) {

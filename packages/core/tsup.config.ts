@@ -2,13 +2,14 @@ import { defineConfig } from 'tsup'
 
 export default defineConfig({
   // The root entry (for apps) and the subpaths of package.json `exports`: adapters, the API's schemas,
-  // dedup stores and signatures.
+  // dedup stores, signatures and capture.
   entry: {
     index: 'src/index.ts',
     adapter: 'src/adapter.ts',
     api: 'src/api.ts',
     store: 'src/store.ts',
     signature: 'src/signature.ts',
+    capture: 'src/capture.ts',
   },
   format: ['esm', 'cjs'],
   // Declarations: scripts/declarations.mjs, which the build script runs after tsup.

@@ -3,6 +3,7 @@ import type { PushMetricExporter, ResourceMetrics } from '@opentelemetry/sdk-met
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base'
 import type { Receiver } from '@ringhook/core'
 import type { Instrumentation } from '@ringhook/core/adapter'
+import type { Capture } from '@ringhook/core/capture'
 import type { DedupStore } from '@ringhook/core/store'
 import type { Hono } from 'hono'
 import { handRolledReceive } from '../baseline.js'
@@ -36,7 +37,7 @@ const DEDUP_TTL_MS = 10_000
  */
 const BENCH_STORE_BYTES = 256 * 1024 * 1024
 
-async function receiver(store?: DedupStore, instrumentation?: Instrumentation): Promise<Receiver> {
+async function receiver(store?: DedupStore, instrumentation?: Instrumentation, capture?: Capture): Promise<Receiver> {
   const [{ createReceiver, silentLogger }, { createMemoryStore }] = await Promise.all([
     import('@ringhook/core'),
     import('@ringhook/core/store'),
@@ -49,6 +50,7 @@ async function receiver(store?: DedupStore, instrumentation?: Instrumentation): 
     dedup,
     store: store ?? createMemoryStore({ maxBytes: BENCH_STORE_BYTES }),
     ...(instrumentation ? { instrumentation } : {}),
+    ...(capture ? { capture } : {}),
   })
   created.on('notification.responded', onEvent)
   return created
@@ -293,6 +295,27 @@ async function ringhookOtel(): Promise<Server> {
   return createServer(ringhook(await receiver(undefined, otel.otelInstrumentation({ route: PATH }))))
 }
 
+/**
+ * The node adapter capturing every delivery (`createCapture`, default options: every outcome, no
+ * sampling, personal fields hashed) to the rotating JSON Lines file sink of `@ringhook/capture`, in
+ * a folder of its own under the system's temporary one, removed when the server stops.
+ */
+async function ringhookCapture(): Promise<Server> {
+  const [{ mkdtemp, rm }, { tmpdir }, { join }, { createCapture }, { fileSink }, { ringhook }] = await Promise.all([
+    import('node:fs/promises'),
+    import('node:os'),
+    import('node:path'),
+    import('@ringhook/core/capture'),
+    import('@ringhook/capture'),
+    import('@ringhook/node'),
+  ])
+  const dir = await mkdtemp(join(tmpdir(), 'ringhook-bench-capture-'))
+  cleanups.push(() => rm(dir, { recursive: true, force: true }))
+  const { silentLogger } = await import('@ringhook/core')
+  const capture = createCapture({ sink: fileSink({ path: join(dir, 'deliveries.jsonl') }), logger: silentLogger })
+  return createServer(ringhook(await receiver(undefined, undefined, capture)))
+}
+
 async function octokit(): Promise<Server> {
   const { createNodeMiddleware, Webhooks } = await import('@octokit/webhooks')
   const webhooks = new Webhooks({ secret: SECRET })
@@ -313,6 +336,7 @@ export const APPS: Record<string, () => Server | Promise<Server>> = {
   'node:ringhook-redis': ringhookRedis,
   'node:ringhook-queue': ringhookQueue,
   'node:ringhook-otel': ringhookOtel,
+  'node:ringhook-capture': ringhookCapture,
   'node:octokit': octokit,
   'express:hand': handExpress,
   'express:ringhook': ringhookExpress,

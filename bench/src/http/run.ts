@@ -29,7 +29,14 @@ export const HTTP_GROUPS: readonly HttpGroup[] = [
   {
     framework: 'node:http',
     baseline: 'node:hand',
-    contenders: ['node:ringhook', 'node:octokit', 'node:ringhook-redis', 'node:ringhook-queue', 'node:ringhook-otel'],
+    contenders: [
+      'node:ringhook',
+      'node:octokit',
+      'node:ringhook-redis',
+      'node:ringhook-queue',
+      'node:ringhook-otel',
+      'node:ringhook-capture',
+    ],
   },
   { framework: 'Express 5', baseline: 'express:hand', contenders: ['express:ringhook'] },
   { framework: 'Fastify 5', baseline: 'fastify:hand', contenders: ['fastify:ringhook'] },

@@ -4,7 +4,7 @@
 // simulator that works all the same and says, in its banner and at /, what to install.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -56,9 +56,15 @@ function projectWithoutPage(): string {
   if (existsSync(cli)) return join(cli, 'bin', 'ringhook.mjs')
   mkdirSync(cli, { recursive: true })
   for (const part of ['package.json', 'bin', 'dist']) cpSync(join(PACKAGE, part), join(cli, part), { recursive: true })
-  for (const name of ['core', 'simulator', 'testing'])
-    symlinkSync(realpathSync(join(PACKAGE, 'node_modules', '@ringhook', name)), join(modules, '@ringhook', name))
+  for (const name of requiredRinghookPackages())
+    symlinkSync(realpathSync(join(PACKAGE, 'node_modules', name)), join(modules, name))
   return join(cli, 'bin', 'ringhook.mjs')
+}
+
+/** The CLI's required `@ringhook/*` dependencies, as its package.json declares them. */
+function requiredRinghookPackages(): string[] {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')) as { dependencies: object }
+  return Object.keys(manifest.dependencies).filter((name) => name.startsWith('@ringhook/'))
 }
 
 describe('ringhook simulate', () => {

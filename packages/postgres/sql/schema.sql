@@ -18,3 +18,17 @@ CREATE TABLE IF NOT EXISTS ringhook_dedup (
 
 -- Finds expired rows for the stores' opportunistic sweep.
 CREATE INDEX IF NOT EXISTS ringhook_dedup_expires_at ON ringhook_dedup (expires_at);
+
+-- Captured deliveries, when a receiver records them with postgresCaptureSink (createCapture from
+-- @ringhook/core/capture): one row per delivery, the whole record in `record`, the columns to find
+-- it by beside it. Always this name (the sink's `table` option names another you create yourself).
+CREATE TABLE IF NOT EXISTS ringhook_captures (
+  id text PRIMARY KEY,
+  received_at timestamptz NOT NULL,
+  event text,
+  outcome text NOT NULL,
+  code text,
+  record jsonb NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS ringhook_captures_received_at ON ringhook_captures (received_at);

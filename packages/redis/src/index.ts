@@ -1,9 +1,17 @@
 /**
- * A dedup store on Redis, for receivers that run as several instances behind a load balancer.
+ * A dedup store on Redis, for receivers that run as several instances behind a load balancer, and
+ * a Redis stream sink for captured deliveries.
  *
  * @packageDocumentation
  * @document ../README.md
  */
+export {
+  DEFAULT_CAPTURE_STREAM,
+  DEFAULT_CAPTURE_STREAM_LENGTH,
+  type RedisCaptureSinkOptions,
+  type RedisStreamClient,
+  redisCaptureSink,
+} from './capture-sink.js'
 export {
   fromNodeRedis,
   type NodeRedisEvalOptions,

@@ -8,6 +8,7 @@
  * @document ../CONTROL-API.md
  */
 export type { ApiErrorBody, UserState, VibeStep } from '@ringhook/core/api'
+export type { LoadCapturesInput, LoadCapturesResult } from './captures.js'
 export type { FaultName, FaultProfile, FaultSettings, InjectedFault } from './faults/kinds.js'
 export type {
   AttemptProblem,

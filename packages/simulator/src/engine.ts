@@ -1,3 +1,4 @@
+import { type LoadCapturesInput, type LoadCapturesResult, loadCaptures } from './captures.js'
 import { Timers } from './clock.js'
 import type { ResolvedConfig } from './config.js'
 import { type SimContext, timestamps } from './context.js'
@@ -79,6 +80,8 @@ export class Engine {
   resend = (deliveryId: string, input?: WaitInput): Promise<ResendResult> =>
     resendOne(this.ctx, this.deliveries, deliveryId, input)
   resendFailed = (input: ResendFailedInput): Promise<ResendResult> => resendFailed(this.ctx, this.deliveries, input)
+  loadCaptures = (input: LoadCapturesInput): Promise<LoadCapturesResult> =>
+    loadCaptures(this.ctx, this.deliveries, input)
   /** The service's verdict on every delivery kept. */
   report = (): SimReport => structuredClone(buildReport([...this.ctx.state.deliveries.values()]))
 

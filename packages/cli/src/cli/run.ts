@@ -4,6 +4,7 @@ import { DRIVE_VERBS, type DriveVerb, drive } from './drive.js'
 import { EXIT, type Io, UsageError } from './io.js'
 import { jobs } from './jobs.js'
 import { printable } from './printable.js'
+import { replay } from './replay.js'
 import { resend } from './resend.js'
 import { schema } from './schema.js'
 import { send } from './send.js'
@@ -20,6 +21,7 @@ Commands:
   jobs       list, show and replay failed queue jobs (with @ringhook/bullmq installed)
   resend     send a delivery of a running simulator again, or every one that failed since a time
   schema     print the OpenAPI document, a webhook's JSON Schema or the signature test vectors
+  replay     send captured deliveries (a capture file) to a receiver, signed again
 
 Drive a running simulator by names ("ringhook users --help" for all):
   users, deliveries                          list users and their apps, the latest deliveries
@@ -52,6 +54,8 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
         return await resend(rest, io)
       case 'schema':
         return await schema(rest, io)
+      case 'replay':
+        return await replay(rest, io)
       case '--version':
       case '-v':
         io.out(packageJson.version)
@@ -69,7 +73,7 @@ export async function run(args: string[], terminal: Io, hooks: SimulateHooks = {
     if (!(error instanceof UsageError)) throw error
     io.err(`✘ ${error.message}`)
     io.err(
-      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend', 'schema', ...DRIVE_VERBS].includes(command) ? `${command} ` : ''}--help" for usage.`,
+      `Run "ringhook ${command && ['sign', 'send', 'simulate', 'doctor', 'resend', 'schema', 'replay', ...DRIVE_VERBS].includes(command) ? `${command} ` : ''}--help" for usage.`,
     )
     return EXIT.usage
   }

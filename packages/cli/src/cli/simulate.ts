@@ -2,6 +2,7 @@ import { createSimulator, FAULT_PROFILES, type FaultProfile, type Simulator } fr
 import { formatEntry } from './format.js'
 import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
 import { loadPage, type Page } from './page.js'
+import { loadCaptures, readCaptureFile } from './sim-captures.js'
 
 export const simulateHelp = `Usage: ringhook simulate [options]
 
@@ -22,6 +23,8 @@ Options:
   --time-scale <n>           multiply every wait (retries, 30 s limit, await timeouts); default 1
   --gesture-types <a,b>      gesture types beside tap, double_tap, long_press, swipe_up, swipe_down
   --faults <profile>         inject faults into deliveries: ${Object.keys(FAULT_PROFILES).join(', ')}
+  --load <capture.jsonl>     once started, deliver the captured deliveries of a file (from fileSink in
+                             @ringhook/capture) to --webhook-url, with the faults and retries above
   --json                     print log entries as JSON lines
   --no-ui                    do not serve the web page at / (from @ringhook/simulator-ui, if installed)
 
@@ -36,6 +39,7 @@ const SIMULATE_FLAGS = {
   'time-scale': { type: 'string' },
   'gesture-types': { type: 'string' },
   faults: { type: 'string' },
+  load: { type: 'string' },
   json: { type: 'boolean' },
   'no-ui': { type: 'boolean' },
 } as const
@@ -62,6 +66,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     throw new UsageError(`--faults takes one of: ${Object.keys(FAULT_PROFILES).join(', ')}.`)
   const timeScale = parseNumber(values['time-scale'], '--time-scale')
   if (timeScale === 0) throw new UsageError('--time-scale must be greater than 0.')
+  const captures = values.load === undefined ? undefined : readCaptureFile(values.load)
   const page = values['no-ui'] ? undefined : await (hooks.loadPage ?? loadPage)()
   const envToken = process.env.RINGHOOK_SIM_TOKEN
   let sim: Simulator
@@ -91,6 +96,7 @@ export async function simulate(args: string[], io: Io, hooks: SimulateHooks = {}
     const text = values.json ? JSON.stringify(entry) : formatEntry(entry)
     if (text !== null) io.out(text)
   })
+  if (captures !== undefined) await loadCaptures(sim, captures, io)
   await (hooks.stopped ?? signal())
   await sim.close()
   io.err('Simulator stopped.')

@@ -1,7 +1,7 @@
 import type { EventName } from '../schemas/events.js'
 import { attachLifecycle } from './arrival.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
-import { type CloseOptions, type CloseResult, Lifecycle } from './lifecycle.js'
+import { type CloseOptions, type CloseResult, DEFAULT_CLOSE_TIMEOUT_MS, Lifecycle } from './lifecycle.js'
 import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
 import { Pipeline } from './pipeline.js'
 import { Registry, registering } from './registry.js'
@@ -85,6 +85,8 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     close: async (closeOptions) => {
       const result = await lifecycle.close(resolved.logger, closeOptions)
       pipeline.flushLogs()
+      // What is queued gets the same time as the handlers: a stalled sink must not hold the exit.
+      await resolved.capture?.flush(closeOptions?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS)
       return result
     },
   }

@@ -1,4 +1,5 @@
 import type { Attempt } from '../awaitable.js'
+import type { Recorder } from '../capture/recorder.js'
 import type { Logger } from '../logger.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
 import { DeliveryContext, type DeliveryFacts } from './context.js'
@@ -32,6 +33,8 @@ export interface Environment {
   readonly refusals: LimitedLog
   /** The configured secrets as a resolver's answer, made once rather than per delivery. */
   readonly staticSecrets: Attempt<readonly string[]> | undefined
+  /** Records answered deliveries, when configured. */
+  readonly capture: Recorder | undefined
   /** Whether the secret resolver's failure was logged: once per receiver, not once per delivery. */
   secretWarned: boolean
   /** Runs the stages after `stage` with `input` (a delivery's handlers finishing past the deadline). */
@@ -69,6 +72,8 @@ export class Delivery implements DeliveryFacts {
   event: WebhookEvent | UnknownEvent = NOT_YET_PARSED
   key = ''
   receivedAtMs = 0
+  /** When the request reached the receiver, read only when a capture records deliveries. */
+  arrivedAtMs = 0
   /** The dedup claim's token; undefined when the store failed and `onStoreError` is `'process'`. */
   token: string | undefined = undefined
   /** What the handlers came to. */
@@ -81,7 +86,7 @@ export class Delivery implements DeliveryFacts {
   waited = false
   /** Whether this delivery is counted as answered asynchronously, for `close()`. */
   counted = false
-  /** Whether the observer was told the answer. */
+  /** Whether the observer and the capture were told the answer. */
   ended = false
   response: WebhookResponse | undefined = undefined
   /** What the answer was, recorded by the stage that gave it, for the observer's `end()`. */

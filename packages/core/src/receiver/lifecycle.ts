@@ -15,7 +15,7 @@ export interface CloseResult {
   pending: number
 }
 
-const DEFAULT_CLOSE_TIMEOUT_MS = 10_000
+export const DEFAULT_CLOSE_TIMEOUT_MS = 10_000
 
 /**
  * The receiver's open/closing state and the work it has started: deliveries being handled and

@@ -1,3 +1,5 @@
+import type { Capture } from '../capture/capture.js'
+import { isRecorder } from '../capture/recorder.js'
 import type { DedupKeyFn } from '../dedup/key.js'
 import { defaultDedupKey } from '../dedup/key.js'
 import { createMemoryStore } from '../dedup/memory-store.js'
@@ -91,6 +93,11 @@ export interface ReceiverOptions {
    * Default: none, and then no instrumentation work is done at all.
    */
   instrumentation?: Instrumentation
+  /**
+   * Records answered deliveries for replay: `createCapture({ sink })` from `@ringhook/core/capture`.
+   * Recording happens after the answer; a failing or slow sink never changes one. Default: none.
+   */
+  capture?: Capture
 }
 
 /** The options as the receiver runs with them: validated, defaults filled in (`receiver.options`). */
@@ -135,6 +142,8 @@ export type ResolvedOptions = Readonly<{
   resolvesPerApp: boolean
   /** Traces and metrics for every delivery, when configured. */
   instrumentation: Instrumentation | undefined
+  /** Records answered deliveries, when configured. */
+  capture: Capture | undefined
 }>
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -175,6 +184,12 @@ function logLimit(value: ReceiverOptions['logLimit']): LogLimit {
 function instrumentation(value: Instrumentation | undefined): Instrumentation | undefined {
   if (value !== undefined && typeof value?.delivery !== 'function')
     throw new RinghookConfigError('instrumentation must have a `delivery(request)` method, e.g. otelInstrumentation()')
+  return value
+}
+
+function capture(value: Capture | undefined): Capture | undefined {
+  if (value !== undefined && !isRecorder(value))
+    throw new RinghookConfigError('capture must be made by createCapture({ sink }) from @ringhook/core/capture')
   return value
 }
 
@@ -223,5 +238,6 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     timestampHeader: (options.headers?.timestamp ?? TIMESTAMP_HEADER).toLowerCase(),
     resolvesPerApp: typeof options.secret === 'function',
     instrumentation: instrumentation(options.instrumentation),
+    capture: capture(options.capture),
   })
 }

@@ -1,4 +1,5 @@
 import { isThenable } from '../awaitable.js'
+import { type Recorder, TAKE } from '../capture/recorder.js'
 import { answerUnexpected } from './answer.js'
 import { ANSWERED, Delivery, type Environment, type PipelineState, type Stage } from './delivery.js'
 import { LimitedLog } from './log-limit.js'
@@ -99,19 +100,31 @@ function failed(delivery: Delivery, env: Environment, error: unknown): WebhookRe
   return finish(delivery, env)
 }
 
-/** Ends the delivery's count and tells the observer the answer, once. Past this point its failure is ignored. */
+/**
+ * Ends the delivery's count, tells the observer the answer and hands the delivery to the capture,
+ * once. Past this point its failure is ignored.
+ */
 function finish(delivery: Delivery, env: Environment): WebhookResponse {
   if (delivery.counted) {
     delivery.counted = false
     env.state.end()
   }
   const { observer, response } = delivery
-  if (observer && !delivery.ended) {
-    delivery.ended = true
+  if (delivery.ended) return response as WebhookResponse
+  delivery.ended = true
+  if (observer) {
     try {
       observer.end?.((response as WebhookResponse).status, delivery.outcome)
     } catch {
       // An instrumentation bug must not turn a delivery's answer into an exception.
+    }
+  }
+  const { capture } = env
+  if (capture) {
+    try {
+      capture[TAKE](delivery, delivery.arrivedAtMs, env.options.signatureHeader)
+    } catch {
+      // Only queued here, written later; a failure of its own must not reach the answer either.
     }
   }
   return response as WebhookResponse
@@ -131,6 +144,7 @@ export class Pipeline {
       state,
       refusals: new LimitedLog(options.logger, options.logLimit, options.now),
       staticSecrets,
+      capture: options.capture as Recorder | undefined,
       secretWarned: false,
       runAfter: (delivery, stage, input) => run(delivery, env, STAGES.indexOf(stage) + 1, input),
     }
@@ -140,6 +154,7 @@ export class Pipeline {
   handle(request: WebhookRequest, hooks: HandleHooks): WebhookResponse | Promise<WebhookResponse> {
     const env = this.#env
     const delivery = new Delivery(request, hooks, env.options.logger)
+    if (env.capture) delivery.arrivedAtMs = env.options.now()
     try {
       delivery.observer = env.options.instrumentation?.delivery(request)
       return run(delivery, env, 0, undefined)

@@ -89,6 +89,7 @@ export function controlRouter(): Router<Engine> {
       .add('POST', '/deliveries/:delivery_id/resend', async (request, engine) =>
         ok(await engine.resend(param(request, 'delivery_id'), await body(request))),
       )
+      .add('POST', '/captures', async (request, engine) => ok(await engine.loadCaptures(await body(request))))
       .add('GET', '/idle', async (_, engine) => {
         await engine.deliveries.idle()
         return ok({ ok: true })

@@ -1,0 +1,152 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type Capture, createCapture } from '@ringhook/core/capture'
+import { signWebhook, verifyWebhook } from '@ringhook/core/signature'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Running, startReceiver } from '../test/servers.js'
+import { fileSink } from './file-sink.js'
+import { readCaptures } from './read.js'
+import { mergePatch, replay } from './replay.js'
+
+const production = 'whsec_production'
+const local = 'whsec_local'
+
+const gesture = (user: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'tap',
+    user_app_id: user,
+    app_id: 'app_replay',
+    timestamp: '2027-01-15T08:00:00.000Z',
+    data: {},
+    ...extra,
+  })
+const responded = (eventId: string) =>
+  JSON.stringify({
+    event: 'notification.responded',
+    user_app_id: 'u_notified',
+    app_id: 'app_replay',
+    timestamp: '2027-01-15T08:00:01.000Z',
+    data: { event_id: eventId, response: 'yes' },
+  })
+
+async function post(url: string, body: string, secret = production) {
+  const { headers } = await signWebhook({ secret, body })
+  const response = await fetch(url, { method: 'POST', headers, body })
+  return { status: response.status, body: await response.text() }
+}
+
+let dir = ''
+let source: Running
+let target: Running
+let capture: Capture
+let path = ''
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ringhook-replay-'))
+  path = join(dir, 'deliveries.jsonl')
+  capture = createCapture({ sink: fileSink({ path }), personal: false })
+  source = await startReceiver({ secret: production, capture })
+  target = await startReceiver({ secret: local })
+})
+afterEach(async () => {
+  await Promise.all([source.close(), target.close()])
+  await capture.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Sends production traffic to the source: accepted, a duplicate, a failure, a notification answer. */
+async function production_traffic() {
+  const answers = [
+    await post(source.url, gesture('u_1')),
+    await post(source.url, gesture('u_1')),
+    await post(source.url, gesture('u_2', { data: { fail: true } })),
+    await post(source.url, responded('evt_1')),
+  ]
+  await capture.flush()
+  return answers
+}
+
+describe('replay', () => {
+  it('sends every captured delivery to another receiver, handled as the original was', async () => {
+    const originals = await production_traffic()
+    const records = await readCaptures(path)
+    expect(records.map((r) => r.outcome)).toEqual(['accepted', 'duplicate', 'failed', 'accepted'])
+
+    const summary = await replay(records, { url: target.url, secret: local })
+    expect(summary.sent).toBe(4)
+    expect(summary.results.map((r) => r.answer?.status)).toEqual(originals.map((o) => o.status))
+    expect(summary.results.map((r) => r.answer?.body)).toEqual(originals.map((o) => o.body))
+    expect(summary.results.map((r) => r.answer?.duplicate)).toEqual([false, true, false, false])
+    expect(summary.statuses).toEqual({ '200': 3, '500': 1 })
+    expect(target.handled).toEqual(['gesture:u_1', 'notification.responded:u_notified'])
+
+    // Sent again, what the target handled is a duplicate; the failure is still retried and fails.
+    const again = await replay(records, { url: target.url, secret: local })
+    expect(again.results.map((r) => [r.answer?.status, r.answer?.duplicate])).toEqual([
+      [200, true],
+      [200, true],
+      [500, false],
+      [200, true],
+    ])
+    expect(target.handled).toHaveLength(2)
+  })
+
+  it('replays a filtered selection, and a dry run sends nothing but signs what it would', async () => {
+    await production_traffic()
+    const failed = await readCaptures(path, { outcome: 'failed' })
+    const before = Date.now()
+    const summary = await replay(failed, { url: target.url, secret: local, dryRun: true })
+    expect(summary.sent).toBe(0)
+    expect(summary.statuses).toEqual({})
+    const [result] = summary.results
+    expect(result?.original).toEqual({ status: 500, outcome: 'failed', code: 'handler_error' })
+    expect(result?.answer).toBeUndefined()
+    const request = result?.request
+    expect(request?.body).toBe(gesture('u_2', { data: { fail: true } }))
+    expect(Number(request?.headers['x-service-timestamp'])).toBeGreaterThanOrEqual(Math.floor(before / 1000))
+    const verified = await verifyWebhook({
+      rawBody: request?.body as string,
+      signature: request?.headers['x-service-signature'] as string,
+      timestamp: request?.headers['x-service-timestamp'] as string,
+      secret: local,
+    })
+    expect(verified.ok).toBe(true)
+    expect(target.handled).toEqual([])
+  })
+
+  it('edits a payload before signing it', async () => {
+    await production_traffic()
+    const [first] = await readCaptures(path, { outcome: 'accepted', event: 'gesture' })
+    const summary = await replay([first as never], {
+      url: target.url,
+      secret: local,
+      edit: (body) => mergePatch(body, { gesture_type: 'double_tap', user_app_id: 'u_edited' }),
+    })
+    expect(summary.results[0]?.answer?.status).toBe(200)
+    expect(JSON.parse(summary.results[0]?.answer?.body as string).vibe.message).toBe('Got double_tap')
+    expect(target.handled).toEqual(['gesture:u_edited'])
+  })
+
+  it('counts a target that does not answer as an error, and goes on', async () => {
+    await production_traffic()
+    const records = await readCaptures(path)
+    const url = target.url
+    await target.close()
+    const summary = await replay(records.slice(0, 2), { url, secret: local })
+    expect(summary.statuses).toEqual({ error: 2 })
+    expect(summary.results[0]?.error).toBeTruthy()
+  })
+})
+
+describe('mergePatch', () => {
+  it('merges objects, removes with null, replaces anything else', () => {
+    const body = JSON.stringify({ a: 1, data: { keep: true, drop: 1 }, list: [1, 2] })
+    expect(JSON.parse(mergePatch(body, { a: 2, data: { drop: null, added: 'x' }, list: [3] }))).toEqual({
+      a: 2,
+      data: { keep: true, added: 'x' },
+      list: [3],
+    })
+  })
+})

@@ -1,0 +1,159 @@
+import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
+import { signWebhook } from '@ringhook/core/signature'
+
+/** Where and how {@link replay} sends captured deliveries. */
+export interface ReplayOptions {
+  /** The receiver to send them to (a local build, a staging app, a running example). */
+  url: string
+  /** The target's webhook secret: each delivery is signed again with it and a fresh timestamp. */
+  secret: string
+  /** Send nothing: the summary lists what would be sent. */
+  dryRun?: boolean
+  /**
+   * Changes a payload before it is signed: gets the body as text, returns the body to send. Not
+   * called for a body captured as base64 (not UTF-8), which is sent as it came.
+   */
+  edit?: (body: string, record: CapturedDelivery) => string | Promise<string>
+  /** The clock the timestamps are read from, in milliseconds. Default `Date.now`. */
+  now?: () => number
+  /** The `fetch` to send with. Default the global one. */
+  fetch?: typeof fetch
+  /** Gives up on one answer after this long, in milliseconds. Default 30 s (the service's limit). */
+  timeoutMs?: number
+}
+
+/** One request replay sends, or would send in a dry run. */
+export interface ReplayRequest {
+  /** The target URL. */
+  url: string
+  /** The request's headers: the content type and the fresh signature and timestamp. */
+  headers: Record<string, string>
+  /** The body, as text; a base64 capture's bytes are sent as they came. */
+  body: string
+  /** How the body is spelled: `base64` for a body that was not UTF-8. */
+  encoding: 'utf8' | 'base64'
+}
+
+/** What became of one captured delivery. */
+export interface ReplayResult {
+  /** The record's id. */
+  id: string
+  /** The event's name, when it was one. */
+  event: string | undefined
+  /** What it came to when it arrived. */
+  original: {
+    /** The status it was answered. */
+    status: number
+    /** What it came to. */
+    outcome: CaptureOutcome
+    /** The error code, for a refused or failed delivery. */
+    code: string | undefined
+  }
+  /** What was sent (or would be, in a dry run). */
+  request: ReplayRequest
+  /** The target's answer; absent in a dry run or when nothing answered. */
+  answer?: {
+    /** The HTTP status. */
+    status: number
+    /** The body, as text. */
+    body: string
+    /** Answered as a duplicate (`x-ringhook-duplicate: true`): the target had handled it before. */
+    duplicate: boolean
+  }
+  /** Why nothing answered (refused connection, timeout). */
+  error?: string
+}
+
+/** What a replay did: each delivery's result, in order, and the answers counted by status. */
+export interface ReplaySummary {
+  /** One per captured delivery, in the order given. */
+  results: ReplayResult[]
+  /** How many requests were sent (0 in a dry run). */
+  sent: number
+  /** Answers counted by HTTP status (`"200": 3`); `"error"` counts those that got none. */
+  statuses: Record<string, number>
+}
+
+/**
+ * Sends captured deliveries to a receiver, one after another in the order given, each signed again
+ * with `secret` and a fresh timestamp (the captured signature is redacted, and stale anyway).
+ *
+ * @example
+ * const records = await readCaptures('captures/deliveries.jsonl', { outcome: 'failed' })
+ * const summary = await replay(records, { url: 'http://localhost:3000/webhooks', secret: 'whsec_local' })
+ * console.log(summary.statuses) // { '200': 12 }
+ */
+export async function replay(records: readonly CapturedDelivery[], options: ReplayOptions): Promise<ReplaySummary> {
+  const send = options.fetch ?? fetch
+  const now = options.now ?? Date.now
+  const summary: ReplaySummary = { results: [], sent: 0, statuses: {} }
+  for (const record of records) {
+    const request = await prepare(record, options, now)
+    const result: ReplayResult = {
+      id: record.id,
+      event: record.event,
+      original: { status: record.answer.status, outcome: record.outcome, code: record.code },
+      request,
+    }
+    summary.results.push(result)
+    if (options.dryRun) continue
+    summary.sent++
+    try {
+      const response = await send(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: request.encoding === 'base64' ? Buffer.from(request.body, 'base64') : request.body,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      })
+      const body = await response.text()
+      result.answer = {
+        status: response.status,
+        body,
+        duplicate: response.headers.get('x-ringhook-duplicate') === 'true',
+      }
+    } catch (error) {
+      result.error = error instanceof Error ? error.message : String(error)
+    }
+    const key = result.answer ? String(result.answer.status) : 'error'
+    summary.statuses[key] = (summary.statuses[key] ?? 0) + 1
+  }
+  return summary
+}
+
+/** The request for one record: its body (edited), signed now. */
+async function prepare(record: CapturedDelivery, options: ReplayOptions, now: () => number): Promise<ReplayRequest> {
+  const { encoding } = record.request
+  let body = record.request.body
+  if (encoding === 'utf8' && options.edit) body = await options.edit(body, record)
+  const bytes = encoding === 'base64' ? Buffer.from(body, 'base64') : body
+  const { headers } = await signWebhook({ secret: options.secret, body: bytes, timestamp: Math.floor(now() / 1000) })
+  const contentType = record.request.headers['content-type']
+  return {
+    url: options.url,
+    headers: contentType ? { ...headers, 'content-type': contentType } : headers,
+    body,
+    encoding,
+  }
+}
+
+/**
+ * Applies a JSON Merge Patch (RFC 7396) to a JSON body: objects merge, `null` removes a field,
+ * anything else replaces. For scripted edits (`ringhook replay --edit patch.json`).
+ *
+ * @example
+ * mergePatch('{"gesture_type":"tap","data":{}}', { gesture_type: 'double_tap' }) // '{"gesture_type":"double_tap","data":{}}'
+ */
+export function mergePatch(body: string, patch: unknown): string {
+  return JSON.stringify(merge(JSON.parse(body), patch))
+}
+
+function merge(target: unknown, patch: unknown): unknown {
+  if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch
+  const out: Record<string, unknown> =
+    typeof target === 'object' && target !== null && !Array.isArray(target) ? { ...(target as object) } : {}
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key]
+    else out[key] = merge(out[key], value)
+  }
+  return out
+}

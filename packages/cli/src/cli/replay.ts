@@ -1,0 +1,178 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  CaptureFileError,
+  type CaptureFilter,
+  mergePatch,
+  type ReplayResult,
+  readCaptures,
+  replay as replayCaptures,
+} from '@ringhook/capture'
+import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
+import { captureOutcomeSchema } from '@ringhook/core/capture'
+import { EXIT, type Io, parseCommand, parseJson, UsageError } from './io.js'
+
+export const replayHelp = `Usage: ringhook replay <capture.jsonl> --url <url> [options]
+
+Sends captured deliveries (a file written by fileSink from @ringhook/capture, with its rotated
+files) to a receiver, one after another in the order captured, each signed again with the
+target's secret and a fresh timestamp; then prints what each got, and a summary.
+
+Options:
+  --url <url>          the receiver to send to (required)
+  --secret <secret>    its webhook secret; default the RING_WEBHOOK_SECRET environment variable
+  --event <names>      only these events (comma-separated: gesture,notification.responded)
+  --outcome <names>    only deliveries that came to these: accepted, duplicate, refused, failed
+  --since <time>       only those that arrived since an ISO 8601 time, or minutes/hours ago (15m, 2h)
+  --id <ids>           only these records (comma-separated)
+  --dry-run            send nothing: print each request that would be sent
+  --edit               open $EDITOR (or $VISUAL, vi) on each payload before it is sent
+  --patch <file>       change each payload with a JSON Merge Patch file (RFC 7396), for scripts
+  --json               print the summary as JSON
+
+Exit codes: 0 every delivery answered 2xx (or a dry run), 1 one was not, 2 usage error,
+3 the receiver did not answer.`
+
+const REPLAY_FLAGS = {
+  url: { type: 'string' },
+  secret: { type: 'string' },
+  event: { type: 'string' },
+  outcome: { type: 'string' },
+  since: { type: 'string' },
+  id: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  edit: { type: 'boolean' },
+  patch: { type: 'string' },
+  json: { type: 'boolean' },
+} as const
+
+export async function replay(args: string[], io: Io): Promise<number> {
+  const parsed = parseCommand(args, REPLAY_FLAGS, replayHelp, io)
+  if (parsed === null) return EXIT.ok
+  const { values, positionals } = parsed
+  if (positionals.length !== 1) throw new UsageError('Give one capture file: ringhook replay captures/deliveries.jsonl')
+  if (!values.url) throw new UsageError('--url is required: the receiver to send the deliveries to.')
+  const secret = values.secret ?? process.env.RING_WEBHOOK_SECRET
+  if (!secret) throw new UsageError("--secret (or RING_WEBHOOK_SECRET) is required: the target's webhook secret.")
+  if (values.edit && values.patch) throw new UsageError('Give --edit or --patch, not both.')
+  const patch = values.patch === undefined ? undefined : parseJson(readText(values.patch, '--patch'), '--patch')
+
+  let records: CapturedDelivery[]
+  try {
+    records = await readCaptures(positionals[0] as string, filterOf(values))
+  } catch (error) {
+    if (error instanceof CaptureFileError) throw new UsageError(error.message)
+    throw error
+  }
+  const edit = values.edit ? inEditor : patch === undefined ? undefined : (body: string) => patchBody(body, patch)
+  const summary = await replayCaptures(records, { url: values.url, secret, dryRun: values['dry-run'], edit })
+
+  if (values.json) io.out(JSON.stringify(summary))
+  else for (const result of summary.results) printResult(result, values['dry-run'] === true, io)
+  const counts = Object.entries(summary.statuses).map(([status, n]) => `${status} ×${n}`)
+  if (!values.json) {
+    io.out(
+      values['dry-run']
+        ? `Dry run: ${records.length} deliveries would be sent to ${values.url}.`
+        : `Replayed ${records.length} deliveries to ${values.url}${counts.length ? `: ${counts.join(', ')}` : ''}.`,
+    )
+  }
+  if (values['dry-run']) return EXIT.ok
+  if (summary.statuses.error) return EXIT.unreachable
+  return summary.results.every((result) => (result.answer?.status ?? 0) < 300) ? EXIT.ok : EXIT.rejected
+}
+
+function filterOf(values: { event?: string; outcome?: string; since?: string; id?: string }): CaptureFilter {
+  const list = (text: string | undefined) =>
+    text
+      ?.split(',')
+      .map((part) => part.trim())
+      .filter(Boolean)
+  const outcomes = list(values.outcome)
+  for (const outcome of outcomes ?? []) {
+    if (!captureOutcomeSchema.safeParse(outcome).success)
+      throw new UsageError(`--outcome takes ${captureOutcomeSchema.options.join(', ')}; got "${outcome}".`)
+  }
+  return {
+    ...(values.event ? { event: list(values.event) } : {}),
+    ...(outcomes ? { outcome: outcomes as CaptureOutcome[] } : {}),
+    ...(values.id ? { id: list(values.id) } : {}),
+    ...(values.since ? { since: sinceTime(values.since) } : {}),
+  }
+}
+
+/** An ISO 8601 time, or minutes or hours ago (`15m`, `2h`). */
+function sinceTime(text: string): Date {
+  const ago = /^(\d+)([mh])$/.exec(text)
+  if (ago) return new Date(Date.now() - Number(ago[1]) * (ago[2] === 'h' ? 3_600_000 : 60_000))
+  if (Number.isNaN(Date.parse(text)))
+    throw new UsageError('--since takes an ISO 8601 time, or minutes or hours (15m, 2h).')
+  return new Date(text)
+}
+
+function readText(path: string, flag: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${path}: ${(error as Error).message}`)
+  }
+}
+
+function patchBody(body: string, patch: unknown): string {
+  try {
+    return mergePatch(body, patch)
+  } catch {
+    throw new UsageError('--patch applies to JSON bodies; this captured body is not JSON.')
+  }
+}
+
+/**
+ * Opens the user's editor on a payload, pretty-printed when it is JSON; an unchanged file sends the
+ * body as captured (its own spacing), a changed one sends what was saved.
+ */
+function inEditor(body: string, record: CapturedDelivery): string {
+  const shown = pretty(body)
+  const dir = mkdtempSync(join(tmpdir(), 'ringhook-replay-'))
+  const file = join(dir, `${record.id.replace(/[^\w-]/g, '_')}.json`)
+  try {
+    writeFileSync(file, shown)
+    const editor = process.env.VISUAL || process.env.EDITOR || 'vi'
+    const ran = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit' })
+    if (ran.status !== 0)
+      throw new UsageError(`The editor (${editor}) exited with ${ran.status ?? ran.signal}: nothing sent.`)
+    const edited = readFileSync(file, 'utf8')
+    if (edited === shown) return body
+    parseJson(edited, `The edited payload of ${record.id}`)
+    return edited.trim()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+function pretty(body: string): string {
+  try {
+    return `${JSON.stringify(JSON.parse(body), null, 2)}\n`
+  } catch {
+    return body
+  }
+}
+
+function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
+  const was = `was ${result.original.status}${result.original.code ? ` ${result.original.code}` : ''}`
+  const name = `${result.event ?? '(no event)'} ${result.id}`
+  if (dryRun) {
+    io.out(`→ ${name} (${was})`)
+    for (const [header, value] of Object.entries(result.request.headers)) io.out(`  ${header}: ${value}`)
+    io.out(`  ${result.request.encoding === 'base64' ? `(base64) ${result.request.body}` : result.request.body}`)
+    return
+  }
+  if (!result.answer) {
+    io.out(`✘ ${name}: no answer (${result.error ?? 'unknown'}) (${was})`)
+    return
+  }
+  const mark = result.answer.status < 300 ? '✔' : '✘'
+  const duplicate = result.answer.duplicate ? ' duplicate' : ''
+  io.out(`${mark} ${name}: ${result.answer.status}${duplicate} (${was}) ${result.answer.body}`)
+}

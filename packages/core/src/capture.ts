@@ -1,0 +1,18 @@
+/**
+ * Capture: recording answered deliveries, exactly as they arrived, to a sink, for replay. For apps
+ * (`createCapture`, passed to `createReceiver({ capture })`) and for sink authors (`CaptureSink`,
+ * `CapturedDelivery`).
+ *
+ * @packageDocumentation
+ */
+export { type Capture, type CaptureStats, createCapture } from './capture/capture.js'
+export { type CaptureOptions, DEFAULT_CAPTURE_BYTES } from './capture/options.js'
+export { hashValue, type PersonalAction, type PersonalFields } from './capture/personal.js'
+export {
+  CAPTURE_FORMAT_VERSION,
+  type CapturedDelivery,
+  type CaptureOutcome,
+  capturedDeliverySchema,
+  captureOutcomeSchema,
+} from './capture/record.js'
+export type { CaptureSink } from './capture/sink.js'

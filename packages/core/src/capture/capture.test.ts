@@ -1,0 +1,316 @@
+import { describe, expect, it } from 'vitest'
+import { RinghookConfigError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import { silentLogger } from '../logger.js'
+import { createReceiver } from '../receiver/create-receiver.js'
+import type { WebhookRequest } from '../receiver/request.js'
+import { withExtras } from '../schemas/closed.js'
+import { signWebhook } from '../signature/sign.js'
+import { vibe } from '../vibe.js'
+import { createCapture } from './capture.js'
+import type { CaptureOptions } from './options.js'
+import { hashValue } from './personal.js'
+import { type CapturedDelivery, capturedDeliverySchema } from './record.js'
+import type { CaptureSink } from './sink.js'
+
+const secret = 'whsec_capture'
+const nowMs = 1_800_000_000_000
+
+const gesture = (n: number, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'tap',
+    user_app_id: `user_${n}`,
+    app_id: 'app_capture',
+    timestamp: '2027-01-15T08:00:00.000Z',
+    data: { n },
+    ...extra,
+  })
+
+async function signed(body: string | Uint8Array, headerSecret = secret): Promise<WebhookRequest> {
+  const { headers } = await signWebhook({ secret: headerSecret, body, timestamp: nowMs / 1000 })
+  return {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'x-trace': 'abc' },
+    rawBody: body,
+  }
+}
+
+/** A sink that keeps what it is given. */
+function memorySink(): CaptureSink & { records: CapturedDelivery[] } {
+  const records: CapturedDelivery[] = []
+  return { records, write: (batch) => void records.push(...batch) }
+}
+
+function setup(options: Partial<CaptureOptions> & { sink?: CaptureSink } = {}) {
+  const sink = memorySink()
+  const capture = createCapture({ sink, logger: silentLogger, ...options })
+  const receiver = createReceiver({ secret, now: () => nowMs, logger: silentLogger, capture })
+  receiver.on('gesture', (event) => {
+    if (withExtras(event).data.fail) throw new Error('handler broke')
+    return vibe('tap').message('hello')
+  })
+  return { sink, capture, receiver }
+}
+
+describe('capture', () => {
+  it('records an accepted delivery: exact body, redacted signature, arrival, answer and outcome', async () => {
+    const { sink, capture, receiver } = setup()
+    const body = gesture(1)
+    const answer = await receiver.handle(await signed(body))
+    await capture.flush()
+    expect(sink.records).toHaveLength(1)
+    const record = sink.records[0] as CapturedDelivery
+    expect(capturedDeliverySchema.safeParse(record).success).toBe(true)
+    expect(record).toMatchObject({
+      v: 1,
+      event: 'gesture',
+      receivedAt: new Date(nowMs).toISOString(),
+      request: { method: 'POST', body, encoding: 'utf8', bytes: body.length },
+      answer: { status: 200, body: answer.body },
+      outcome: 'accepted',
+    })
+    expect(record.code).toBeUndefined()
+    expect(record.request.headers['x-service-signature']).toBe('[redacted]')
+    expect(record.request.headers['x-service-timestamp']).toBe(String(nowMs / 1000))
+    expect(record.request.headers['x-trace']).toBe('abc')
+    expect(record.answer.headers['content-type']).toBeUndefined()
+  })
+
+  it('records duplicates, refusals with their code, and handler failures', async () => {
+    const { sink, capture, receiver } = setup()
+    const body = gesture(2)
+    await receiver.handle(await signed(body))
+    const duplicate = await receiver.handle(await signed(body))
+    await receiver.handle(await signed(gesture(3), 'whsec_wrong'))
+    await receiver.handle(await signed(gesture(4, { data: { fail: true } })))
+    await receiver.handle({ method: 'GET', headers: {}, rawBody: '' })
+    await capture.flush()
+    expect(sink.records.map((record) => [record.outcome, record.code, record.answer.status])).toEqual([
+      ['accepted', undefined, 200],
+      ['duplicate', undefined, 200],
+      ['refused', 'unauthorized', 401],
+      ['failed', 'handler_error', 500],
+      ['refused', 'method_not_allowed', 405],
+    ])
+    expect(sink.records[1]?.answer.headers['x-ringhook-duplicate']).toBe('true')
+    expect(sink.records[1]?.answer.body).toBe(duplicate.body)
+    // An unauthenticated body is kept as it came, but is not read as an event.
+    expect(sink.records[2]?.event).toBeUndefined()
+    expect(sink.records[4]?.answer.headers.allow).toBe('POST')
+  })
+
+  it('keeps a body that is not UTF-8 as base64', async () => {
+    const { sink, capture, receiver } = setup()
+    const bytes = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])
+    const answer = await receiver.handle(await signed(bytes))
+    await capture.flush()
+    expect(answer.status).toBe(400)
+    expect(sink.records[0]?.request).toMatchObject({ encoding: 'base64', body: 'e//+fQ==', bytes: 4 })
+    expect(sink.records[0]?.code).toBe('invalid_json')
+  })
+
+  it('records only the outcomes asked for, and counts the rest as skipped', async () => {
+    const { sink, capture, receiver } = setup({ outcomes: ['failed'] })
+    await receiver.handle(await signed(gesture(5)))
+    await receiver.handle(await signed(gesture(6, { data: { fail: true } })))
+    await receiver.handle(await signed(gesture(7), 'whsec_wrong'))
+    await capture.flush()
+    expect(sink.records.map((record) => record.outcome)).toEqual(['failed'])
+    expect(capture.stats()).toMatchObject({ captured: 1, written: 1, skipped: 2 })
+  })
+
+  it('samples: none at 0, about half at 0.5', async () => {
+    const none = setup({ sampleRate: 0 })
+    const half = setup({ sampleRate: 0.5 })
+    for (let n = 0; n < 400; n++) {
+      await none.receiver.handle(await signed(gesture(100 + n)))
+      await half.receiver.handle(await signed(gesture(100 + n)))
+    }
+    await Promise.all([none.capture.flush(), half.capture.flush()])
+    expect(none.sink.records).toHaveLength(0)
+    expect(none.capture.stats().skipped).toBe(400)
+    // Binomial(400, 0.5): outside 140..260 with odds far below one in a million.
+    expect(half.sink.records.length).toBeGreaterThan(140)
+    expect(half.sink.records.length).toBeLessThan(260)
+    expect(half.capture.stats().skipped + half.sink.records.length).toBe(400)
+  })
+
+  it('hashes personal fields with the salt, and says the body was written again', async () => {
+    const { sink, capture, receiver } = setup({ salt: 'pepper' })
+    await receiver.handle(await signed(gesture(8, { external_user_id: 'alice@example.com' })))
+    await capture.flush()
+    const record = sink.records[0] as CapturedDelivery
+    expect(record.request.body).not.toContain('alice')
+    expect(JSON.parse(record.request.body).external_user_id).toBe(hashValue('alice@example.com', 'pepper'))
+    expect(hashValue('alice@example.com', 'pepper')).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(record.request.personal).toEqual({ action: 'hash', fields: ['external_user_id'] })
+    expect(record.request.bytes).toBe(gesture(8, { external_user_id: 'alice@example.com' }).length)
+  })
+
+  it('hashes a personal field whose key is written with escapes', async () => {
+    const { sink, capture, receiver } = setup({ salt: 'pepper' })
+    const body = gesture(14).replace('"data"', '"external\\u005fuser_id":"mallory_9","data"')
+    expect((await receiver.handle(await signed(body))).status).toBe(200)
+    await capture.flush()
+    const captured = sink.records[0]?.request.body as string
+    expect(captured).not.toContain('mallory_9')
+    expect(JSON.parse(captured).external_user_id).toBe(hashValue('mallory_9', 'pepper'))
+  })
+
+  it('hashes personal fields in a refused body too, and leaves out one that is not JSON', async () => {
+    const { sink, capture, receiver } = setup({ salt: 'pepper' })
+    await receiver.handle(await signed(gesture(15, { external_user_id: 'oscar_5' }), 'whsec_rotated'))
+    await receiver.handle(await signed('{"external_user_id":"oscar_5",'))
+    await capture.flush()
+    expect(sink.records.map((record) => record.code)).toEqual(['unauthorized', 'invalid_json'])
+    expect(JSON.parse(sink.records[0]?.request.body as string).external_user_id).toBe(hashValue('oscar_5', 'pepper'))
+    expect(sink.records[1]?.request).toMatchObject({ body: '', personal: { action: 'hash' } })
+  })
+
+  it('drops personal fields at any depth, or keeps them with personal: false', async () => {
+    const drop = setup({ personal: { fields: ['external_user_id', 'email'], action: 'drop' } })
+    const keep = setup({ personal: false })
+    const body = gesture(9, { external_user_id: 'bob', data: { email: 'bob@example.com', n: 9 } })
+    await drop.receiver.handle(await signed(body))
+    await keep.receiver.handle(await signed(body))
+    await Promise.all([drop.capture.flush(), keep.capture.flush()])
+    const dropped = JSON.parse(drop.sink.records[0]?.request.body as string)
+    expect(dropped.external_user_id).toBeUndefined()
+    expect(dropped.data).toEqual({ n: 9 })
+    expect(drop.sink.records[0]?.request.personal?.action).toBe('drop')
+    expect(keep.sink.records[0]?.request.body).toBe(body)
+    expect(keep.sink.records[0]?.request.personal).toBeUndefined()
+  })
+
+  it('redacts the headers it is told to, and the receiver’s own signature header by default', async () => {
+    const custom = setup({ redact: ['x-trace'] })
+    await custom.receiver.handle(await signed(gesture(10)))
+    await custom.capture.flush()
+    expect(custom.sink.records[0]?.request.headers['x-trace']).toBe('[redacted]')
+    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toMatch(/^sha256=/)
+
+    const sink = memorySink()
+    const capture = createCapture({ sink, logger: silentLogger })
+    const renamed = createReceiver({
+      secret,
+      now: () => nowMs,
+      logger: silentLogger,
+      capture,
+      headers: { signature: 'x-sig' },
+    })
+    const request = await signed(gesture(11))
+    const headers = request.headers as Record<string, string>
+    await renamed.handle({ ...request, headers: { ...headers, 'x-sig': headers['x-service-signature'] as string } })
+    await capture.flush()
+    expect(sink.records[0]?.request.headers['x-sig']).toBe('[redacted]')
+  })
+
+  it('drops what would pass maxBytes while the sink is busy, and counts it', async () => {
+    let release = () => {}
+    const writes: CapturedDelivery[][] = []
+    const slow: CaptureSink = {
+      write: (records) => {
+        writes.push([...records])
+        return new Promise<void>((resolve) => {
+          release = resolve
+        })
+      },
+    }
+    const { capture, receiver } = setup({ sink: slow, maxBytes: 4 * 1024, batchSize: 1 })
+    const answers = []
+    for (let n = 0; n < 20; n++) answers.push((await receiver.handle(await signed(gesture(200 + n)))).status)
+    expect(answers.every((status) => status === 200)).toBe(true)
+    const { captured, dropped } = capture.stats()
+    expect(captured + dropped).toBe(20)
+    expect(dropped).toBeGreaterThan(0)
+    // Nothing chosen within the budget is lost: each write is let through, in order.
+    const flushed = capture.flush()
+    while (capture.stats().pending > 0) {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      release()
+    }
+    await flushed
+    expect(capture.stats()).toMatchObject({ written: captured, failed: 0, stalled: 0 })
+    expect(writes.flat()).toHaveLength(captured)
+  })
+
+  it('does not hold receiver.close() past its timeout when the sink stalls', async () => {
+    const { capture, receiver } = setup({ sink: { write: () => new Promise<void>(() => {}) }, timeoutMs: 60_000 })
+    await receiver.handle(await signed(gesture(13)))
+    await receiver.close({ timeoutMs: 20 })
+    expect(capture.stats().pending).toBe(1)
+  })
+
+  it('writes what was queued before receiver.close() resolves', async () => {
+    const { sink, receiver } = setup()
+    await receiver.handle(await signed(gesture(12)))
+    await receiver.close()
+    expect(sink.records).toHaveLength(1)
+  })
+})
+
+describe('a failing sink', () => {
+  const warnings = () => {
+    const lines: string[] = []
+    const logger: Logger = { ...silentLogger, warn: (_fields, message) => void lines.push(message ?? '') }
+    return { lines, logger }
+  }
+  const sinks: Record<string, () => CaptureSink> = {
+    throws: () => ({
+      write: () => {
+        throw new Error('disk on fire')
+      },
+    }),
+    rejects: () => ({ write: () => Promise.reject(new Error('connection reset')) }),
+    stalls: () => ({ write: () => new Promise<void>(() => {}) }),
+  }
+
+  it.each(Object.keys(sinks))('that %s changes no answer, and is counted and warned about once', async (kind) => {
+    const { lines, logger } = warnings()
+    const broken = setup({ sink: (sinks[kind] as () => CaptureSink)(), logger, timeoutMs: 20, batchSize: 2 })
+    const plain = createReceiver({ secret, now: () => nowMs, logger: silentLogger })
+    plain.on('gesture', (event) => {
+      if (withExtras(event).data.fail) throw new Error('handler broke')
+      return vibe('tap').message('hello')
+    })
+    const bodies = [
+      gesture(20),
+      gesture(20),
+      gesture(21, { data: { fail: true } }),
+      gesture(22),
+      gesture(23),
+      gesture(24),
+    ]
+    for (const body of bodies) {
+      const [withCapture, without] = await Promise.all([
+        broken.receiver.handle(await signed(body)),
+        plain.handle(await signed(body)),
+      ])
+      expect(withCapture).toEqual(without)
+    }
+    await broken.capture.flush()
+    const stats = broken.capture.stats()
+    expect(stats.written).toBe(0)
+    expect(kind === 'stalls' ? stats.stalled : stats.failed).toBe(bodies.length)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/capture sink/)
+  })
+})
+
+describe('createCapture options', () => {
+  it.each([
+    ['no sink', {}],
+    ['a sink without write', { sink: {} }],
+    ['a sample rate above 1', { sink: memorySink(), sampleRate: 2 }],
+    ['an unknown outcome', { sink: memorySink(), outcomes: ['lost'] }],
+    ['a zero budget', { sink: memorySink(), maxBytes: 0 }],
+    ['an unknown personal action', { sink: memorySink(), personal: { action: 'encrypt' } }],
+  ])('refuses %s', (_name, options) => {
+    expect(() => createCapture(options as never)).toThrow(RinghookConfigError)
+  })
+
+  it('is the only thing createReceiver takes as capture', () => {
+    expect(() => createReceiver({ secret, capture: { sink: memorySink() } as never })).toThrow(/createCapture/)
+  })
+})

@@ -1,0 +1,113 @@
+import { RinghookConfigError } from '../errors.js'
+import { consoleLogger, type Logger } from '../logger.js'
+import type { PersonalFields } from './personal.js'
+import { type CaptureOutcome, captureOutcomeSchema } from './record.js'
+import type { CaptureSink } from './sink.js'
+
+/** What {@link createCapture} records, and where. Only `sink` is required. */
+export interface CaptureOptions {
+  /** Where records go: `fileSink()` from `@ringhook/capture`, `redisCaptureSink()`, `postgresCaptureSink()`, your own. */
+  sink: CaptureSink
+  /** Which deliveries to record, by what they came to. Default: all four. `['failed', 'refused']` keeps only trouble. */
+  outcomes?: readonly CaptureOutcome[]
+  /** The share of those deliveries recorded, from 0 to 1, chosen at random. Default 1 (all). */
+  sampleRate?: number
+  /**
+   * The most bytes of records waiting for the sink (bodies and answers, counted as text). A delivery
+   * that would pass it is not recorded, and counted (`stats().dropped`). Default 8 MiB.
+   */
+  maxBytes?: number
+  /**
+   * Request headers whose values are replaced by `[redacted]`. Default: the receiver's signature
+   * header (`x-service-signature`), `authorization`, `proxy-authorization` and `cookie`. A list you
+   * give replaces that one.
+   */
+  redact?: readonly string[]
+  /**
+   * Payload fields holding personal data, hashed (default) or dropped before the record leaves the
+   * process. Default `{ fields: ['external_user_id'], action: 'hash' }`; `false` keeps them as sent.
+   */
+  personal?: Partial<PersonalFields> | false
+  /**
+   * Mixed into each hashed value, so a digest cannot be matched against a list of known ids. Default:
+   * random for each capture (digests then match only within one process); set one to match across.
+   */
+  salt?: string
+  /** How long a sink's `write` may take before its batch counts as lost and the next one goes. Default 10 s. */
+  timeoutMs?: number
+  /** Most records handed to the sink in one `write`. Default 256. */
+  batchSize?: number
+  /** Where the capture's one warning about a failing or stalled sink goes. Default: the console. */
+  logger?: Logger
+}
+
+/** The options with defaults filled in. */
+export interface ResolvedCaptureOptions {
+  readonly sink: CaptureSink
+  readonly outcomes: ReadonlySet<CaptureOutcome>
+  readonly sampleRate: number
+  readonly maxBytes: number
+  readonly redact: ReadonlySet<string>
+  /** Whether the receiver's own signature header is redacted too (no `redact` list was given). */
+  readonly redactSignature: boolean
+  readonly personal: PersonalFields | undefined
+  readonly salt: string
+  readonly timeoutMs: number
+  readonly batchSize: number
+  readonly logger: Logger
+}
+
+/** The default budget of records waiting for the sink. */
+export const DEFAULT_CAPTURE_BYTES = 8 * 1024 * 1024
+const DEFAULT_REDACT = ['x-service-signature', 'authorization', 'proxy-authorization', 'cookie']
+const ALL_OUTCOMES = captureOutcomeSchema.options
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback
+  if (!Number.isFinite(v) || v <= 0)
+    throw new RinghookConfigError(`capture ${name} must be a positive number, got ${String(v)}`)
+  return v
+}
+
+function randomSalt(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+function personal(value: CaptureOptions['personal']): PersonalFields | undefined {
+  if (value === false) return undefined
+  const fields = value?.fields ?? ['external_user_id']
+  const action = value?.action ?? 'hash'
+  if (action !== 'hash' && action !== 'drop')
+    throw new RinghookConfigError(`capture personal.action must be 'hash' or 'drop', got ${String(action)}`)
+  return { fields: [...fields], action }
+}
+
+/** Validates the options and fills in defaults. Throws `RinghookConfigError`. */
+export function resolveCaptureOptions(options: CaptureOptions): ResolvedCaptureOptions {
+  if (typeof options?.sink?.write !== 'function')
+    throw new RinghookConfigError('createCapture needs a `sink` with a `write(records)` method, e.g. fileSink()')
+  const sampleRate = options.sampleRate ?? 1
+  if (!(sampleRate >= 0 && sampleRate <= 1))
+    throw new RinghookConfigError(`capture sampleRate must be from 0 to 1, got ${String(sampleRate)}`)
+  const outcomes = options.outcomes ?? ALL_OUTCOMES
+  for (const outcome of outcomes) {
+    if (!ALL_OUTCOMES.includes(outcome))
+      throw new RinghookConfigError(
+        `capture outcomes: unknown outcome ${JSON.stringify(outcome)}; use ${ALL_OUTCOMES.join(', ')}`,
+      )
+  }
+  return {
+    sink: options.sink,
+    outcomes: new Set(outcomes),
+    sampleRate,
+    maxBytes: positive('maxBytes', options.maxBytes, DEFAULT_CAPTURE_BYTES),
+    redact: new Set((options.redact ?? DEFAULT_REDACT).map((name) => name.toLowerCase())),
+    redactSignature: options.redact === undefined,
+    personal: personal(options.personal),
+    salt: options.salt ?? randomSalt(),
+    timeoutMs: positive('timeoutMs', options.timeoutMs, 10_000),
+    batchSize: Math.floor(positive('batchSize', options.batchSize, 256)),
+    logger: options.logger ?? consoleLogger(),
+  }
+}

@@ -1,0 +1,86 @@
+import { createReceiver, silentLogger, vibe } from '@ringhook/core'
+import { capturedDeliverySchema, createCapture } from '@ringhook/core/capture'
+import { signWebhook } from '@ringhook/core/signature'
+import { redisCaptureSink } from '@ringhook/redis'
+import type { Redis } from 'ioredis'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { connectRedis, uniquePrefix } from '../../../test/redis/support/redis.js'
+
+const secret = 'whsec_redis_capture'
+const gesture = (n: number) =>
+  JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'tap',
+    user_app_id: `user_${n}`,
+    app_id: 'app_stream',
+    timestamp: new Date().toISOString(),
+    data: {},
+    external_user_id: `person_${n}`,
+  })
+
+async function deliver(receiver: ReturnType<typeof createReceiver>, body: string, key = secret) {
+  const { headers } = await signWebhook({ secret: key, body })
+  return receiver.handle({ method: 'POST', headers, rawBody: body })
+}
+
+describe('redisCaptureSink on the shared Redis', () => {
+  let redis: Redis
+  const streams: string[] = []
+  const stream = () => {
+    const key = `${uniquePrefix('capture')}stream`
+    streams.push(key)
+    return key
+  }
+
+  beforeAll(async () => {
+    redis = await connectRedis()
+  })
+  afterAll(async () => {
+    if (streams.length > 0) await redis.del(...streams)
+    redis.disconnect()
+  })
+
+  it('appends each answered delivery as one entry, in order, that parses as a record', async () => {
+    const key = stream()
+    const capture = createCapture({ sink: redisCaptureSink({ client: redis, key }), logger: silentLogger })
+    const receiver = createReceiver({ secret, logger: silentLogger, capture })
+    receiver.on('gesture', () => vibe('pulse'))
+    const accepted = await deliver(receiver, gesture(1))
+    await deliver(receiver, gesture(2), 'whsec_wrong')
+    await capture.flush()
+
+    const entries = await redis.xrange(key, '-', '+')
+    expect(entries).toHaveLength(2)
+    const fields = entries.map(([, values]) => Object.fromEntries(pairs(values)))
+    expect(fields.map((f) => [f.event, f.outcome])).toEqual([
+      ['gesture', 'accepted'],
+      ['', 'refused'],
+    ])
+    const first = capturedDeliverySchema.parse(JSON.parse(fields[0]?.record as string))
+    expect(first.answer.body).toBe(accepted.body)
+    expect(first.request.body).not.toContain('person_1')
+    expect(capture.stats()).toMatchObject({ written: 2, failed: 0 })
+  })
+
+  it('trims the stream to about maxLength', async () => {
+    const key = stream()
+    const sink = redisCaptureSink({ client: redis, key, maxLength: 10 })
+    const capture = createCapture({ sink, logger: silentLogger, batchSize: 50 })
+    const receiver = createReceiver({ secret, logger: silentLogger, capture })
+    for (let n = 0; n < 600; n++) await deliver(receiver, gesture(100 + n))
+    await capture.flush()
+    expect(capture.stats().written).toBe(600)
+    // MAXLEN ~ trims whole nodes of the stream (100 entries by default): far fewer than 600 remain.
+    expect(await redis.xlen(key)).toBeLessThanOrEqual(110)
+  })
+
+  it('refuses a client without xadd', () => {
+    expect(() => redisCaptureSink({ client: {} as never })).toThrow(/xadd/)
+  })
+})
+
+function pairs(values: string[]): [string, string][] {
+  const out: [string, string][] = []
+  for (let i = 0; i < values.length; i += 2) out.push([values[i] as string, values[i + 1] as string])
+  return out
+}
