@@ -1,14 +1,14 @@
 import * as z from 'zod/mini'
-import { issueMessages } from './messages.js'
-import { characterCount, named, withinCharacters } from './refinements.js'
+import { refine, text } from './form.js'
+import { characterCount, withinCharacters } from './refinements.js'
 
 export { characterCount }
 
-/** A string of at most `max` characters (code points). */
-export const maxCharacters = (max: number) =>
-  z.string(issueMessages).check(
-    named(z.refine(withinCharacters(max), { message: `must be at most ${max} characters` }), {
-      rule: 'withinCharacters',
-      max,
-    }),
+/** The form of a string of at most `max` characters (code points). */
+export const characters = (max: number) =>
+  refine(text(), withinCharacters(max), () =>
+    z.refine(withinCharacters(max), { message: `must be at most ${max} characters` }),
   )
+
+/** A string of at most `max` characters (code points). */
+export const maxCharacters = (max: number) => characters(max).zod()
