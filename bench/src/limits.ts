@@ -21,7 +21,7 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'the handler context and the reply, at 0.78–0.86× the spec-complete route (0.81× at 05:46Z). The target asks the whole pipeline to beat a library that ' +
       'does less than the spec requires, by more than the hand-written minimum can; it is not met while ringhook ' +
       'validates and deduplicates. What bought the speed so far (a pipeline without promises for buffered bodies, ' +
-      'one-shot HMAC, a synchronous memory store, predicates compiled from plans of the zod schemas for valid payloads and vibes) is ' +
+      'one-shot HMAC, a synchronous memory store, predicates written beside the zod schemas, one definition each, for valid payloads and vibes) is ' +
       'in HISTORY.md and the READMEs.',
   },
   {
@@ -115,7 +115,7 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
       '(HISTORY.md, "no zod schema built for a valid delivery": 1.44–1.61× before it, 1.30× after). ' +
       "octokit's web middleware, whose import is ~21 ms, is 1.29–1.47× in the same runs. Done so far: zod/mini " +
       'bundled into core (import 32 → 16 ms), node:crypto on Node only, the API schemas in their own entry ' +
-      '(`@ringhook/core/api`), plans instead of schemas on the valid path. Node and Deno meet the target.',
+      '(`@ringhook/core/api`), predicates instead of zod schemas on the valid path. Node and Deno meet the target.',
   },
   {
     targets: ['memory: node:http peak RSS'],

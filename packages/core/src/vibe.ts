@@ -1,5 +1,5 @@
 import type { VibePattern, VibePayload, VibeStep } from './schemas/vibe.js'
-import { vibeCheck, vibeSchemas } from './schemas/vibe-builders.js'
+import { VIBE } from './schemas/vibe.js'
 import { explainVibeIssues, type VibeIssue, VibeRuleError } from './vibe-rules.js'
 
 /** A step given to {@link vibe}: a pattern name, or a step with its own delay (see {@link after}). */
@@ -22,9 +22,9 @@ export interface Vibe {
 }
 
 function checked(payload: VibePayload): VibePayload {
-  // A valid vibe passes the compiled check; zod is built and run only to word what is wrong.
-  if (vibeCheck()(payload)) return payload
-  const parsed = vibeSchemas().vibe.safeParse(payload)
+  // A valid vibe passes the form's predicate; zod is built and run only to word what is wrong.
+  if (VIBE.accepts(payload)) return payload
+  const parsed = VIBE.zod().safeParse(payload)
   if (parsed.success) return payload
   throw new VibeRuleError(explainVibeIssues(parsed.error.issues, payload) as [VibeIssue, ...VibeIssue[]])
 }
@@ -76,8 +76,8 @@ export function vibe(...steps: StepInputs): Vibe {
 export function after(delayMs: number, type: VibePattern): VibeStep {
   const step = { type, delay_ms: delayMs }
   const alone = { sequence: [step] }
-  if (vibeCheck()(alone)) return step
-  const parsed = vibeSchemas().vibe.safeParse(alone)
+  if (VIBE.accepts(alone)) return step
+  const parsed = VIBE.zod().safeParse(alone)
   if (parsed.success) return step
   const issues = explainVibeIssues(parsed.error.issues, alone).map((issue) => ({
     rule: issue.rule,

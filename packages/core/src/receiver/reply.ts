@@ -1,6 +1,5 @@
 import type * as z from 'zod/mini'
-import type { GestureReply } from '../schemas/vibe.js'
-import { gestureReplyCheck, vibeSchemas } from '../schemas/vibe-builders.js'
+import { GESTURE_REPLY, type GestureReply } from '../schemas/vibe.js'
 import { ownVibePayload } from '../vibe.js'
 import { explainVibeIssues } from '../vibe-rules.js'
 
@@ -19,9 +18,9 @@ export function toGestureReply(value: unknown): ReplyResult {
   const own = ownVibePayload(value)
   if (own) return { ok: true, reply: { success: true, vibe: own } }
   const reply = normalise(value)
-  // A valid reply passes the compiled check as it is; zod is built and run only to word what is wrong.
-  if (gestureReplyCheck()(reply)) return { ok: true, reply: reply as GestureReply }
-  const parsed = vibeSchemas().gestureReply.safeParse(reply)
+  // A valid reply passes the form's predicate as it is; zod is built and run only to word what is wrong.
+  if (GESTURE_REPLY.accepts(reply)) return { ok: true, reply: reply as GestureReply }
+  const parsed = GESTURE_REPLY.zod().safeParse(reply)
   if (parsed.success) return { ok: true, reply: parsed.data }
   return { ok: false, message: `The gesture reply was not sent: ${explain(parsed.error, reply).join('; ')}.` }
 }

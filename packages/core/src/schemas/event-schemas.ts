@@ -1,34 +1,33 @@
 import * as z from 'zod/mini'
-import { anyEventSchema, eventSchema, gestureNameSchema, responseSchema, timestampSchema } from './event-builders.js'
+import { ANY_EVENT, EVENTS, GESTURE_TYPE, NOTIFICATION_RESPONSE, TIMESTAMP } from './events.js'
 import { issueMessages } from './messages.js'
 
-// The webhook payloads' schemas as constants, for `@ringhook/core/api`: built when that entry is
-// imported. The receiver does not import this module; it builds each event's schema on the event's
-// first delivery (./events.ts).
+// The webhook payloads' zod schemas, built from their forms (./events.ts) when `@ringhook/core/api`
+// is imported. The receiver does not import this module.
 
 /** A timestamp the service sends as ISO 8601; kept as the string it was. */
-export const isoTimestamp = timestampSchema()
+export const isoTimestamp = TIMESTAMP.zod()
 
 /** `yes`, `no`, `dismiss` or `emoji:<emoji>`. */
-export const notificationResponseSchema = responseSchema()
+export const notificationResponseSchema = NOTIFICATION_RESPONSE.zod()
 
 /** Any non-empty string, typed as a {@link GestureType}. */
-export const gestureTypeSchema = gestureNameSchema()
+export const gestureTypeSchema = GESTURE_TYPE.zod()
 
 /** `gesture`: the user performed a gesture on the ring while the app was active. */
-export const gestureEventSchema = eventSchema('gesture')
+export const gestureEventSchema = EVENTS.gesture.zod()
 /** `app.installed`: the user added the app. */
-export const appInstalledEventSchema = eventSchema('app.installed')
+export const appInstalledEventSchema = EVENTS['app.installed'].zod()
 /** `app.activated`: the app became active (a control app selected, a device's ring mode on). */
-export const appActivatedEventSchema = eventSchema('app.activated')
+export const appActivatedEventSchema = EVENTS['app.activated'].zod()
 /** `control.passive`: the ring went passive (screen locked, app backgrounded); gestures pause, vibes still work. */
-export const controlPassiveEventSchema = eventSchema('control.passive')
+export const controlPassiveEventSchema = EVENTS['control.passive'].zod()
 /** `app.deactivated`: the app is no longer active. */
-export const appDeactivatedEventSchema = eventSchema('app.deactivated')
+export const appDeactivatedEventSchema = EVENTS['app.deactivated'].zod()
 /** `app.uninstalled`: the user removed the app. */
-export const appUninstalledEventSchema = eventSchema('app.uninstalled')
+export const appUninstalledEventSchema = EVENTS['app.uninstalled'].zod()
 /** `notification.responded`: the user answered a trigger that asked something; `data` says which and how. */
-export const notificationRespondedEventSchema = eventSchema('notification.responded')
+export const notificationRespondedEventSchema = EVENTS['notification.responded'].zod()
 
 /** Every event the service documents, discriminated on `event`. */
 export const webhookEventSchema = z.discriminatedUnion(
@@ -46,4 +45,4 @@ export const webhookEventSchema = z.discriminatedUnion(
 )
 
 /** An event this version does not know (slot events, future additions): only `event` is required. */
-export const unknownEventSchema = anyEventSchema()
+export const unknownEventSchema = ANY_EVENT.zod()

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini'
 
-// The rules the schemas check beyond types and lengths, each a function of its own, and each
-// refinement that uses one registered under its name: a schema's plan (./plan.ts) names its rules,
-// and the predicate compiled from that plan calls these same functions.
+// The rules the schemas check beyond types and lengths, each a function of its own: a form's
+// predicate (./form.ts) and zod's refinement of the same form call the same function.
 
 // The shape the service sends (`2026-11-22T10:00:00.000Z`), with each field in range: checked by
 // one regex. Anything else Date.parse accepts is still a timestamp, only a slower one to check.
@@ -25,58 +24,27 @@ export const withinCharacters =
   (text: string): boolean =>
     characterCount(text) <= max
 
+type Notified = { message?: string | undefined; show_ring_ui_notif?: boolean | undefined }
+
+/** Whether a vibe keeps the rule shared by replies and triggers: a Ring UI notification needs a message. */
+export const hasMessageIfNotified = (value: Notified): boolean =>
+  value.show_ring_ui_notif !== true || Boolean(value.message?.trim())
+
 /** Adds the rule shared by replies and triggers: a Ring UI notification needs a message. */
 export function requireMessageWithNotification(
   value: { message?: string | undefined; show_ring_ui_notif?: boolean | undefined },
   ctx: z.core.$RefinementCtx,
 ): void {
-  if (value.show_ring_ui_notif === true && !value.message?.trim()) {
+  if (!hasMessageIfNotified(value)) {
     ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when show_ring_ui_notif is true' })
   }
 }
 
-/** A refinement as a plan names it: the rule, and the number it takes if any. */
+/** A rule by name, with the number it takes if any: what {@link ruleAsJsonSchema} words. */
 export type RefinementName =
   | { rule: 'isTimestamp' }
   | { rule: 'withinCharacters'; max: number }
   | { rule: 'messageWithNotification' }
-
-const names = new WeakMap<object, RefinementName>()
-
-/** Registers a zod check (a `z.refine` or `z.superRefine`) under the rule it applies. */
-export function named<C extends object>(check: C, name: RefinementName): C {
-  names.set(check, name)
-  return check
-}
-
-/** The rule a zod check was registered under, if it was. */
-export const nameOf = (check: object): RefinementName | undefined => names.get(check)
-
-/** The rule as a predicate of the value it refines: true when the value keeps it. */
-export function ruleTest(name: RefinementName): (value: unknown) => boolean {
-  switch (name.rule) {
-    case 'isTimestamp':
-      return (value) => isTimestamp(value as string)
-    case 'withinCharacters': {
-      const within = withinCharacters(name.max)
-      return (value) => within(value as string)
-    }
-    case 'messageWithNotification': {
-      // One context for every call, made here: one made per call (a closure over a flag) cost
-      // ~0.5 µs a vibe, more than the rest of the vibe's check. The rule is synchronous.
-      const verdict = { kept: true }
-      const addIssue = (): void => {
-        verdict.kept = false
-      }
-      const ctx = { addIssue } as unknown as z.core.$RefinementCtx
-      return (value) => {
-        verdict.kept = true
-        requireMessageWithNotification(value as Parameters<typeof requireMessageWithNotification>[0], ctx)
-        return verdict.kept
-      }
-    }
-  }
-}
 
 /**
  * A rule in JSON Schema's words. zod's `z.toJSONSchema` cannot read a refinement, so each schema that

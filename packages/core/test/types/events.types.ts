@@ -1,11 +1,19 @@
 // Type tests: checked by `pnpm typecheck`, never run. Each `@ts-expect-error` line must fail to
 // compile; if it ever compiles, tsc reports the unused directive and the typecheck fails.
-import { createReceiver, type EventOf, type WebhookEvent, withExtras } from '@ringhook/core'
+import {
+  createReceiver,
+  type EventName,
+  type EventOf,
+  type UnknownEvent,
+  type WebhookEvent,
+  withExtras,
+} from '@ringhook/core'
 import type {
   GestureEvent,
   GestureType,
   Install,
   NotificationRespondedEvent,
+  NotificationResponse,
   TriggerResult,
   webhookEventSchema,
 } from '@ringhook/core/api'
@@ -33,6 +41,23 @@ expectTypeOf(responded.data.event_id).toEqualTypeOf<string>()
 expectTypeOf<keyof GestureEvent>().toEqualTypeOf<
   'event' | 'gesture_type' | 'user_app_id' | 'external_user_id' | 'app_id' | 'timestamp' | 'data'
 >()
+
+// The documented fields' types, as handlers meet them.
+expectTypeOf(gesture.event).toEqualTypeOf<'gesture'>()
+expectTypeOf(gesture.timestamp).toEqualTypeOf<string>()
+expectTypeOf<keyof typeof gesture.data>().toEqualTypeOf<never>()
+expectTypeOf(responded.data.response).toEqualTypeOf<NotificationResponse>()
+expectTypeOf<NotificationResponse>().toEqualTypeOf<'yes' | 'no' | 'dismiss' | `emoji:${string}`>()
+expectTypeOf<EventName>().toEqualTypeOf<
+  | 'gesture'
+  | 'app.installed'
+  | 'app.activated'
+  | 'control.passive'
+  | 'app.deactivated'
+  | 'app.uninstalled'
+  | 'notification.responded'
+>()
+expectTypeOf<UnknownEvent>().toEqualTypeOf<{ [field: string]: unknown; event: string }>()
 
 // gesture_type takes any string and still names the known ones (editors suggest them).
 expectTypeOf<'double_tap'>().toExtend<GestureType>()

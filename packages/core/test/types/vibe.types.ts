@@ -1,6 +1,8 @@
 // Type tests: checked by `pnpm typecheck`, never run (see events.types.ts).
 import { after, createReceiver, type Vibe, vibe } from '@ringhook/core'
+import type { GestureReply, VibePattern, VibePayload, VibeStep, vibeSchema } from '@ringhook/core/api'
 import { expectTypeOf } from 'vitest'
+import type * as z from 'zod/mini'
 
 // One to three steps.
 vibe('tap')
@@ -31,3 +33,18 @@ receiver.on(['gesture', 'app.activated'], () => vibe('tap'))
 receiver.onAny(async () => vibe('tap'))
 // @ts-expect-error a reply is a vibe, not any value
 receiver.on('gesture', () => 'ok')
+
+// A plain reply is checked by its type too: a misspelt field does not compile.
+// @ts-expect-error sequnce is not a field of a vibe
+receiver.on('gesture', () => ({ sequnce: [{ type: 'tap' as const }] }))
+
+// The vibe's types, as a handler and a trigger meet them.
+expectTypeOf<VibePattern>().toEqualTypeOf<'tap' | 'pulse'>()
+expectTypeOf<VibeStep>().toEqualTypeOf<{ type: 'tap' | 'pulse'; delay_ms?: number | undefined }>()
+expectTypeOf<VibePayload>().toEqualTypeOf<{
+  sequence: VibeStep[]
+  message?: string | undefined
+  show_ring_ui_notif?: boolean | undefined
+}>()
+expectTypeOf<GestureReply>().toEqualTypeOf<{ success: boolean; vibe?: VibePayload | undefined }>()
+expectTypeOf<z.input<typeof vibeSchema>>().toEqualTypeOf<VibePayload>()

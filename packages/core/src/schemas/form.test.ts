@@ -1,13 +1,12 @@
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import * as z from 'zod/mini'
-import { compileCheck } from './compiled-check.js'
-import { webhookEventSchema } from './event-schemas.js'
-import { EVENT_NAMES, parseEvent } from './events.js'
-import { gestureReplyCheck, vibeCheck, vibeSchemas } from './vibe-builders.js'
+import { EVENT_NAMES, EVENTS, parseEvent } from './events.js'
+import { text } from './form.js'
+import { GESTURE_REPLY, VIBE } from './vibe.js'
 
-const schemas = webhookEventSchema.def.options
+// Each form holds a predicate and a zod schema of the same rules (./form.ts): these properties are
+// what lets the receiver trust the predicate's "yes" without asking zod.
 
 const valid = (event: string) => ({
   event,
@@ -73,20 +72,15 @@ const payload = fc
   )
   .map(([event, changes]) => mutate(valid(event), changes))
 
-describe('compileCheck', () => {
-  it('compiles every known event schema: the fast path is there for each', () => {
-    for (const schema of schemas) expect(compileCheck(schema)).toBeTypeOf('function')
-  })
-
-  it('passes a value only when zod accepts it and would return it unchanged', () => {
+describe('the event forms', () => {
+  it('pass a value only when zod accepts it and would return it unchanged', () => {
     const seen = { passed: 0, refused: 0, missed: 0 }
     fc.assert(
       fc.property(payload, (value) => {
-        const schema = schemas.find((s) => s.shape.event.def.values[0] === value.event)
-        if (!schema) return
-        const check = compileCheck(schema) as (value: unknown) => boolean
-        const parsed = schema.safeParse(value)
-        if (check(value)) {
+        const form = EVENTS[value.event as keyof typeof EVENTS]
+        if (!form) return
+        const parsed = form.zod().safeParse(value)
+        if (form.accepts(value)) {
           seen.passed++
           expect(parsed.success).toBe(true)
           expect(parsed.data).toEqual(value)
@@ -105,25 +99,17 @@ describe('compileCheck', () => {
   })
 
   it('leaves to zod what zod would change: an own __proto__ key, a non-plain object', () => {
-    const schema = schemas.find((s) => s.shape.event.def.values[0] === 'app.installed')
-    const check = compileCheck(schema as z.core.$ZodType) as (value: unknown) => boolean
+    const check = EVENTS['app.installed'].accepts
     const polluted = JSON.parse(`{"__proto__":{"admin":true},${JSON.stringify(valid('app.installed')).slice(1)}`)
     expect(check(polluted)).toBe(false)
     expect(check(Object.assign(Object.create({ inherited: 1 }), valid('app.installed')))).toBe(false)
     expect(check(valid('app.installed'))).toBe(true)
   })
 
-  it('knows nothing else: stripping objects, plain numbers, unregistered refinements', () => {
-    expect(compileCheck(z.object({ a: z.string() }))).toBeUndefined()
-    expect(compileCheck(z.looseObject({ a: z.number() }))).toBeUndefined()
-    expect(compileCheck(z.string().check(z.refine(async () => true)))).toBeUndefined()
-    expect(compileCheck(z.string().check(z.refine((text) => text !== 'x')))).toBeUndefined()
-  })
-
   it('counts a minimum length in code points, as zod does', () => {
-    const schema = z.string().check(z.minLength(2))
-    const check = compileCheck(schema) as (value: unknown) => boolean
-    for (const text of ['ab', '😀', '😀😀', 'a', '']) expect(check(text)).toBe(schema.safeParse(text).success)
+    const form = text(2)
+    for (const value of ['ab', '😀', '😀😀', 'a', ''])
+      expect(form.accepts(value)).toBe(form.zod().safeParse(value).success)
   })
 })
 
@@ -196,15 +182,16 @@ function strip(value: unknown): unknown {
   )
 }
 
-describe('the vibe and reply checks (plans.generated.ts)', () => {
-  const { vibe, gestureReply } = vibeSchemas()
+describe('the vibe and reply forms', () => {
+  const vibe = VIBE.zod()
+  const gestureReply = GESTURE_REPLY.zod()
 
   it('pass a vibe only when zod accepts it unchanged', () => {
     const seen = { passed: 0, refused: 0 }
     fc.assert(
       fc.property(vibePayload, (value) => {
         const parsed = vibe.safeParse(value)
-        if (vibeCheck()(value)) {
+        if (VIBE.accepts(value)) {
           seen.passed++
           expect(parsed.success).toBe(true)
           expect(parsed.data).toEqual(value)
@@ -214,8 +201,8 @@ describe('the vibe and reply checks (plans.generated.ts)', () => {
         }
         // A reply is a vibe inside { success, vibe }: the same verdict.
         const reply = { success: true, vibe: value }
-        expect(gestureReplyCheck()(reply)).toBe(vibeCheck()(value))
-        expect(gestureReplyCheck()(reply) ? gestureReply.safeParse(reply).success : true).toBe(true)
+        expect(GESTURE_REPLY.accepts(reply)).toBe(VIBE.accepts(value))
+        expect(GESTURE_REPLY.accepts(reply) ? gestureReply.safeParse(reply).success : true).toBe(true)
       }),
       { numRuns: 3_000 },
     )
@@ -224,16 +211,16 @@ describe('the vibe and reply checks (plans.generated.ts)', () => {
   })
 
   it('refuse a Ring UI notification without a message, and fields a vibe does not have', () => {
-    expect(vibeCheck()({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true })).toBe(false)
-    expect(vibeCheck()({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true, message: '  ' })).toBe(false)
-    expect(vibeCheck()({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true, message: 'Hi' })).toBe(true)
-    expect(vibeCheck()({ sequence: [{ type: 'tap', volume: 3 }] })).toBe(false)
-    expect(gestureReplyCheck()({ success: true, vibe: { sequence: [{ type: 'tap' }] }, extra: 1 })).toBe(false)
-    expect(gestureReplyCheck()({ success: true })).toBe(true)
+    expect(VIBE.accepts({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true })).toBe(false)
+    expect(VIBE.accepts({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true, message: '  ' })).toBe(false)
+    expect(VIBE.accepts({ sequence: [{ type: 'tap' }], show_ring_ui_notif: true, message: 'Hi' })).toBe(true)
+    expect(VIBE.accepts({ sequence: [{ type: 'tap', volume: 3 }] })).toBe(false)
+    expect(GESTURE_REPLY.accepts({ success: true, vibe: { sequence: [{ type: 'tap' }] }, extra: 1 })).toBe(false)
+    expect(GESTURE_REPLY.accepts({ success: true })).toBe(true)
   })
 })
 
-describe('parseEvent on the compiled path', () => {
+describe('parseEvent on the fast path', () => {
   it('returns a valid event as it came, without a copy', () => {
     for (const name of EVENT_NAMES) {
       const value = { ...valid(name), extra: { kept: true } }
