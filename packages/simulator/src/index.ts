@@ -9,23 +9,8 @@ export { DEFAULT_GESTURE_TYPES, type ExtraContext, type ExtraHandler, type Simul
 export type * from './control-api.js'
 export { createSimulator, type Simulator, type WaitOptions } from './create-simulator.js'
 export { SimulatorError, type SimulatorErrorCode } from './errors.js'
-export {
-  FAULT_NAMES,
-  FAULT_PROFILES,
-  type FaultName,
-  type FaultProfile,
-  type FaultSettings,
-  type FaultSettingsInput,
-  type InjectedFault,
-} from './faults/kinds.js'
-export type {
-  AttemptProblem,
-  DeliveryCounts,
-  DifferentReplies,
-  ReportedFault,
-  SimReport,
-  UndeliveredDelivery,
-} from './faults/report.js'
+// The control API's types (faults and the report among them) come from ./control-api.ts above.
+export { FAULT_NAMES, FAULT_PROFILES, type FaultSettingsInput } from './faults/kinds.js'
 export type { GestureResult } from './gestures.js'
 export type {
   CreateAppInput,
