@@ -13,6 +13,7 @@ import { capture } from '../otel/support/capture.js'
 import { leaks, undocumentedAttributes } from '../otel/support/scan.js'
 import { recordingLogger, until } from '../reliability/support.js'
 import { type Delivery, gesture, lifecycle, NOW_MS, NOW_S, post, responded, SECRET, signed } from '../support/events.js'
+import { gate } from '../support/gate.js'
 import { adapters, type Mounted } from './adapters.js'
 
 const base: ReceiverOptions = { secret: SECRET, now: () => NOW_MS, logger: silentLogger, maxBodyBytes: 4096 }
@@ -220,8 +221,6 @@ const cases: Case[] = [
   { name: 'a notification response', delivery: () => signed(responded('evt_1', 'emoji:🎉')), status: 200, handled: 1 },
 ]
 
-const twice = <T>(fn: () => Promise<T>) => Promise.all([fn(), fn()])
-
 describe.each(suites)('conformance: $title', (adapter) => {
   const recordingReceiver = (options: Partial<ReceiverOptions> = {}) => recording({ ...adapter.options, ...options })
   let mounted: Mounted | undefined
@@ -313,11 +312,20 @@ describe.each(suites)('conformance: $title', (adapter) => {
 
   it('runs concurrent copies once and answers the copy 409 until the first finishes', async () => {
     const { receiver, seen } = recordingReceiver()
-    receiver.on('gesture', () => new Promise((resolve) => setTimeout(resolve, 150)))
+    // The first delivery's handler is held until its copy has been answered.
+    const started = gate()
+    const held = gate()
+    receiver.on('gesture', () => {
+      started.open()
+      return held.promise
+    })
     const url = await mount(receiver)
     const delivery = await signed(gesture())
-    const statuses = (await twice(() => post(url, delivery))).map((r) => r.status).sort()
-    expect(statuses).toEqual([200, 409])
+    const first = post(url, delivery)
+    await started.promise
+    expect((await post(url, delivery)).status).toBe(409)
+    held.open()
+    expect((await first).status).toBe(200)
     expect(seen).toHaveLength(1)
     expect((await post(url, delivery)).status).toBe(200)
     expect(seen).toHaveLength(1)
@@ -435,19 +443,16 @@ describe.each(suites)('conformance: $title', (adapter) => {
     let aborted = false
     const late = new Promise<RinghookError>((resolve) => receiver.onError((error) => resolve(error)))
     // The handler is held until the answer has arrived: an answer that waited for it never comes.
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const held = gate()
     receiver.on('app.activated', async (_event, ctx) => {
-      await held
+      await held.promise
       aborted = ctx.signal.aborted
       throw new Error('failed after the answer')
     })
     const url = await mount(receiver)
     const response = await post(url, await signed(lifecycle('app.activated')))
     expect(response.status).toBe(200)
-    release()
+    held.open()
     const error = await late
     expect(error.phase).toBe('after_reply')
     expect(aborted).toBe(true)
@@ -456,13 +461,10 @@ describe.each(suites)('conformance: $title', (adapter) => {
   it('answers 503 at the deadline when configured to, then replays the finished result', async () => {
     const receiver = createReceiver({ ...base, ...adapter.options, deadlineMs: 100, onDeadline: 'retry' })
     // The handler is held until the test lets it go: the copy sent after the 503 finds it running.
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const held = gate()
     let finished = false
     receiver.on('gesture', async () => {
-      await held
+      await held.promise
       finished = true
       return vibe('pulse')
     })
@@ -472,7 +474,7 @@ describe.each(suites)('conformance: $title', (adapter) => {
     expect(first.status).toBe(503)
     expect(first.body).toMatchObject({ error: { code: 'deadline_exceeded' } })
     expect((await post(url, await signed(payload))).status).toBe(409)
-    release()
+    held.open()
     // The memory store takes the finished reply in the promise jobs that follow the handler's.
     await until(() => finished)
     await new Promise((resolve) => setImmediate(resolve))

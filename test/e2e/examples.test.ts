@@ -4,9 +4,10 @@ import { gestureReplySchema } from '@ringhook/core/api'
 import { createSimulator, type Delivery } from '@ringhook/simulator'
 import { events, sendWebhook } from '@ringhook/testing'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
+import { gate } from '../support/gate.js'
 import { holdPort } from '../support/ports.js'
 import { examples, type RunningExample } from './support/examples.js'
-import { gate, type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'
+import { type Handled, nextEntry, recordHandled, recordingLogger } from './support/observe.js'
 import { tuning } from './support/tuning.js'
 import { current, FAST, FASTER, SECRET, startWorld, type World } from './support/world.js'
 
@@ -131,7 +132,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
     const w = await world(target, {
       sim: { timeScale: FASTER },
       // The extra gesture handler holds the reply past the 300 ms (scaled 30 s) acknowledgement limit.
-      prepare: (receiver) => void receiver.on('gesture', () => held.wait),
+      prepare: (receiver) => void receiver.on('gesture', () => held.promise),
     })
     const { install } = await w.sim.install(w.appId, w.userId, { activate: true, wait: true })
     void nextEntry(w.sim, 'delivery.attempt', (e) => e.event === 'gesture' && e.outcome === 'timeout').then(held.open)
@@ -157,7 +158,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
     // The first attempts are held past the acknowledgement limit (300 ms here) before the rotation.
     const w = await world(target, {
       sim: { timeScale: FASTER },
-      prepare: (receiver) => void receiver.on('gesture', () => held.wait),
+      prepare: (receiver) => void receiver.on('gesture', () => held.promise),
     })
     const users = [w.userId, w.sim.users.create().id, w.sim.users.create().id]
     const installs = []
@@ -205,7 +206,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
       // The acknowledgement limit is 1.5 s here: well past the 150 ms deadline.
       prepare: (receiver) =>
         void receiver.on('app.activated', async () => {
-          await held.wait
+          await held.promise
           finished++
         }),
     })
@@ -226,7 +227,7 @@ describe.each(examples)('$name example against the simulator', (target) => {
     tuning.options = { deadlineMs: 150, onDeadline: 'retry' }
     const held = gate()
     const w = await world(target, {
-      prepare: (receiver) => void receiver.on('gesture', () => held.wait),
+      prepare: (receiver) => void receiver.on('gesture', () => held.promise),
     })
     const { install } = await w.sim.install(w.appId, w.userId, { activate: true, wait: true })
     void nextEntry(w.sim, 'delivery.attempt', (e) => e.event === 'gesture').then(held.open)

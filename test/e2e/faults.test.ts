@@ -4,7 +4,9 @@
 import '@ringhook/testing/vitest'
 import { createSimulator, type FaultName, type Simulator } from '@ringhook/simulator'
 import { afterEach, describe, expect, it } from 'vitest'
+import { gate } from '../support/gate.js'
 import { type NaiveOptions, naiveApp, type RunningApp, ringhookApp } from './support/fault-apps.js'
+import { nextEntry } from './support/observe.js'
 
 const closers: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -73,8 +75,14 @@ describe('slow', () => {
   })
 
   it('an app that takes its time is retried, and does its work twice', async () => {
-    const naive = await bench({ delayMs: 400 })
+    // Its answer to the gesture is held until the simulator has timed the attempt out.
+    const held = gate()
+    const naive = await bench({ gestureHeldBy: held.promise })
+    const timedOut = nextEntry(naive.sim, 'delivery.attempt', (e) => e.event === 'gesture' && e.outcome === 'timeout')
+    void timedOut.then(held.open)
     await gestureWith(naive, 'slow')
+    await timedOut
+    expect(naive.target.tracker.handled().find((h) => h.event.event === 'gesture')?.runs).toBe(2)
     expect(naive.sim.report().late).toHaveLength(1)
     expect(naive.sim).not.toHaveDeliveredEverything()
     expect(naive.target.tracker).not.toHaveHandledEachEventOnce(naive.sim)

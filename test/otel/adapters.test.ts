@@ -7,6 +7,7 @@ import { otelInstrumentation } from '@ringhook/otel'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { adapters, type Mounted } from '../conformance/adapters.js'
 import { gesture, NOW_MS, NOW_S, post, SECRET, signed } from '../support/events.js'
+import { gate } from '../support/gate.js'
 import { capture, summary } from './support/capture.js'
 
 const telemetry = capture()
@@ -14,10 +15,12 @@ afterAll(() => telemetry.shutdown())
 
 const NEW_SECRET = 'whsec_otel_rotated_in'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+let lingering = gate()
 
 /**
  * Gestures are answered with a vibe by a handler that opens a span of its own after an await, as a
- * handler's database call would. `explode` fails; `linger` outlives the 250 ms deadline.
+ * handler's database call would. `explode` fails; `linger` outlives the 250 ms deadline: it is held
+ * on `lingering` until the test has the answer.
  */
 function instrumentedReceiver(): Receiver {
   const receiver = createReceiver({
@@ -36,7 +39,7 @@ function instrumentedReceiver(): Receiver {
     await sleep(1)
     return app.startActiveSpan('app.save', async (span) => {
       try {
-        if (event.gesture_type === 'linger') await sleep(500)
+        if (event.gesture_type === 'linger') await lingering.promise
         if (event.gesture_type === 'explode') throw new Error('database down')
         return vibe('tap')
       } finally {
@@ -165,6 +168,7 @@ describe.each(adapters)('OpenTelemetry on $name', (adapter) => {
   })
 
   it('traces a deadline acknowledgement, and measures the handler when it finishes after the answer', async () => {
+    lingering = gate()
     const response = await post(mounted.url, await signed(gesture({ gesture_type: 'linger' })))
     expect(response.status).toBe(200)
     const span = onlyDeliverySpan()
@@ -180,9 +184,11 @@ describe.each(adapters)('OpenTelemetry on $name', (adapter) => {
       'ringhook.deliveries {ringhook.event=gesture,ringhook.outcome=ok} 1',
     ])
     // The handler goes on after the answer, its span still the delivery's child.
+    lingering.open()
     await until('the lingering handler', () => appSpans().length === 1)
     expectChildOf(appSpans()[0], span)
-    await sleep(20)
+    // Its duration is recorded in the promise jobs that follow its return.
+    await new Promise((resolve) => setImmediate(resolve))
     const late = await telemetry.metrics()
     expect(summary(late)).toEqual(['ringhook.handler.duration {ringhook.event=gesture,ringhook.handler.outcome=ok} 1'])
   })

@@ -6,8 +6,9 @@ import { createPostgresInbox } from '@ringhook/postgres'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { post, responded, signed } from '../support/events.js'
+import { gate } from '../support/gate.js'
 import { connectPostgres, dropTable, freshTable, uniqueTable } from './support/postgres.js'
-import { gate, serve } from './support/receiver.js'
+import { serve } from './support/receiver.js'
 
 let admin: pg.Pool
 const tables: string[] = []

@@ -4,7 +4,8 @@ import { createRedisStore } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { gesture, post, signed } from '../support/events.js'
-import { gate, type Instance, runs, startInstance } from './support/instances.js'
+import { gate } from '../support/gate.js'
+import { type Instance, runs, startInstance } from './support/instances.js'
 import { connectRedis, dropPrefix, uniquePrefix } from './support/redis.js'
 
 const prefix = uniquePrefix('instances')

@@ -11,18 +11,27 @@ import { createMemoryStore, type DedupStore } from '@ringhook/core/store'
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 import { type AdapterUnderTest, adapters, type Mounted } from '../conformance/adapters.js'
 import { gesture, lifecycle, NOW_MS, NOW_S, post, SECRET, signed } from '../support/events.js'
+import { gate } from '../support/gate.js'
 import { observe } from './observations.js'
 import { portOf, rawConnection, recordingLogger, requestHead, sleep, until, watchProcess } from './support.js'
 
 const RETRY_WAITS_MS = [20, 100, 600]
 const TIMING = { deadlineMs: 200, bodyTimeoutMs: 200, dedup: { inFlightTtlMs: 300 } } as const
 
-/** The service: signs each attempt anew, retries on anything but a 2xx, gives up after 3 retries. */
-async function service(url: string, payload: Record<string, unknown>): Promise<number[]> {
+/**
+ * The service: signs each attempt anew, retries on anything but a 2xx, gives up after 3 retries.
+ * `answered` hears each answer as it comes, before the wait for the next attempt.
+ */
+async function service(
+  url: string,
+  payload: Record<string, unknown>,
+  answered: (statuses: readonly number[]) => void = () => {},
+): Promise<number[]> {
   const statuses: number[] = []
   for (let attempt = 0; attempt <= RETRY_WAITS_MS.length; attempt++) {
     const { status } = await post(url, await signed(payload, { timestamp: NOW_S + attempt }))
     statuses.push(status)
+    answered(statuses)
     if (status >= 200 && status < 300) break
     const wait = RETRY_WAITS_MS[attempt]
     if (wait !== undefined) await sleep(wait)
@@ -135,15 +144,20 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
     }) => {
       let attempts = 0
       let succeeded = 0
+      // The first handler settles only once the second has thrown: later, by events, not by a timer.
+      let thrown = gate()
       const { url, errors } = await mount((receiver) =>
         receiver
           .on('app.installed', async () => {
-            await sleep(30)
+            await thrown.promise
             if (attempts === 1) throw new Error('rejects later')
             succeeded++
           })
           .on('app.installed', () => {
-            if (++attempts === 1) throw new Error('throws at once')
+            const first = ++attempts === 1
+            thrown.open()
+            thrown = gate()
+            if (first) throw new Error('throws at once')
           }),
       )
       const statuses = await service(url, lifecycle('app.installed'))
@@ -175,19 +189,22 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
     it('a handler past the deadline that then succeeds: 200 at the deadline, handled once', async ({ task }) => {
       let calls = 0
       let finished = 0
-      // The claim is held 2 s here, not 300 ms: every adapter runs this at once, and on a busy machine
-      // a 250 ms timer can fire late enough to outlive a 300 ms claim (the next test covers that case).
+      // Held until the answer is in: it can only have come at the deadline. The claim is held 2 s, not
+      // 300 ms, so that the handler let go then still finishes within it on a busy machine (the next
+      // test covers a handler that outlives its claim).
+      const held = gate()
       const { url } = await mount(
         (receiver) =>
           receiver.on('gesture', async () => {
             calls++
-            await sleep(250) // past the 200 ms deadline, well within the claim
+            await held.promise
             finished++
           }),
         { dedup: { inFlightTtlMs: 2_000 } },
       )
       const payload = gesture()
       const statuses = await service(url, payload)
+      held.open()
       await until(() => finished === 1)
       // A copy that arrives after all (the service is at-least-once): the stored answer, no second run.
       const copy = await post(url, await signed(payload, { timestamp: NOW_S + 9 }))
@@ -203,17 +220,23 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
     }) => {
       let calls = 0
       let finished = 0
+      // Both runs are held until the copy has been answered: the first is still going when its claim
+      // lapses, as a handler past deadlineMs + 5 s would be, however slow or fast the machine.
+      const held = gate()
       const { url } = await mount((receiver) =>
         receiver.on('gesture', async () => {
           calls++
-          await sleep(500) // past the 300 ms claim, as a handler past deadlineMs + 5 s would be
+          await held.promise
           finished++
         }),
       )
       const payload = gesture()
       const statuses = await service(url, payload)
-      await sleep(150) // the claim lapses while the first run is still going
+      // The one timer is the claim's own: answered at the 200 ms deadline, the claim (taken before the
+      // deadline started) has lapsed 100 ms later; the copy is sent after that, with a margin.
+      await sleep(TIMING.dedup.inFlightTtlMs - TIMING.deadlineMs + 50)
       const copy = await post(url, await signed(payload, { timestamp: NOW_S + 9 }))
+      held.open()
       await until(() => finished === 2)
       expect(statuses).toEqual([200])
       expect(copy.status).toBe(200)
@@ -227,19 +250,21 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
 
     it("with onDeadline 'retry': 503, 409 while running, then the stored result", async ({ task }) => {
       let calls = 0
+      // Held until the first retry has been answered 409; the next retry finds the stored result.
+      const held = gate()
       const { url } = await mount(
         (receiver) =>
           receiver.on('gesture', async () => {
             calls++
-            await sleep(250)
+            await held.promise
           }),
-        // The claim outlives the handler even on a loaded machine, so every retry before it ends sees it.
+        // The claim outlives the held handler even on a loaded machine.
         { onDeadline: 'retry', dedup: { inFlightTtlMs: 2_000 } },
       )
-      const statuses = await service(url, gesture())
-      expect(statuses[0]).toBe(503)
-      expect(statuses.at(-1)).toBe(200)
-      expect(statuses.slice(1, -1).every((s) => s === 409)).toBe(true)
+      const statuses = await service(url, gesture(), (answers) => {
+        if (answers.length === 2) held.open()
+      })
+      expect(statuses).toEqual([503, 409, 200])
       expect(calls).toBe(1)
       record(
         task,

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it, type TestContext } from 'vitest'
 import { adapters, type Mounted } from '../conformance/adapters.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 import { gesture, lifecycle, NOW_MS, NOW_S, post, SECRET, signed } from '../support/events.js'
+import { gate } from '../support/gate.js'
 import { printedPort } from '../support/ports.js'
 import { observe } from './observations.js'
 import { portOf, rawConnection, recordingLogger, requestHead, sleep, until } from './support.js'
@@ -49,23 +50,27 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
   it('answers new deliveries 503 shutting_down, waits for the running one, and loses neither', async ({ task }) => {
     const store = createMemoryStore()
     const done: string[] = []
-    let started = 0
+    // The first delivery's handler is held until the refused one has been answered.
+    const started = gate()
+    const held = gate()
     const handler = (receiver: Receiver) =>
       receiver.on(['app.installed', 'app.activated'], async (event) => {
-        started++
-        await sleep(150)
+        started.open()
+        await held.promise
         done.push(event.event)
       })
     const old = await instance(store, handler)
     const runningPayload = lifecycle('app.installed')
     const running = post(old.url, await signed(runningPayload))
-    await until(() => started === 1) // the first delivery is in its handler
-    const closing = old.receiver.close({ timeoutMs: 2000 })
+    await started.promise // the first delivery is in its handler
+    // What had finished when close() resolved: it may resolve only after the running handler.
+    const closing = old.receiver.close({ timeoutMs: 5000 }).then((result) => ({ result, done: [...done] }))
     const refusedPayload = lifecycle('app.activated')
     const refused = await post(old.url, await signed(refusedPayload))
-    const result = await closing
-    expect(done).toEqual(['app.installed']) // close() resolved only after the running handler finished
-    expect(result).toEqual({ drained: true, pending: 0 })
+    held.open()
+    const closed = await closing
+    expect(closed.done).toEqual(['app.installed'])
+    expect(closed.result).toEqual({ drained: true, pending: 0 })
     expect((await running).status).toBe(200)
     expect(refused.status).toBe(503)
     expect(refused.headers.get('retry-after')).toBe('1')
@@ -88,25 +93,20 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
   it('waits for handlers still running past the deadline, whose answer already went out', async ({ task }) => {
     let finished = false
     // Held until the test lets it go, not for a fixed time: a busy machine cannot finish it early.
-    let release: () => void = () => {}
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const held = gate()
     const old = await instance(createMemoryStore(), (receiver) =>
       receiver.on('gesture', async () => {
-        await held
+        await held.promise
         finished = true
       }),
     )
     const response = await post(old.url, await signed(gesture()))
     expect(response.status).toBe(200) // acknowledged at the 200 ms deadline
-    const closing = old.receiver.close({ timeoutMs: 2000 })
-    await sleep(50)
-    expect(finished).toBe(false)
-    release()
-    const result = await closing
-    expect(finished).toBe(true)
-    expect(result).toEqual({ drained: true, pending: 0 })
+    // Whether the handler had finished when close() resolved.
+    const closing = old.receiver.close({ timeoutMs: 5000 }).then((result) => ({ result, finished }))
+    await settled() // a close() that did not wait would have resolved by now
+    held.open()
+    expect(await closing).toEqual({ result: { drained: true, pending: 0 }, finished: true })
     record(task, 'Handler past the deadline (already answered 200) at `close()`', 'waited for; `{ drained: true }`')
   })
 

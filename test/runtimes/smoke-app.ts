@@ -8,7 +8,7 @@ import { Hono } from 'hono'
 
 /** The slow handler runs past the receiver's deadline, so it is acknowledged before it finishes. */
 const DEADLINE_MS = 100
-export const SLOW_HANDLER_MS = 300
+const SLOW_HANDLER_MS = 300
 
 /**
  * Answers a gesture with a vibe naming the runtime and the HMAC engine that verified it.

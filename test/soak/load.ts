@@ -10,6 +10,8 @@ export interface LoadOptions {
   url: string
   secret: string
   seconds: number
+  /** Keeps going past `seconds` until this many requests were answered (a weighing needs the volume). */
+  minRequests?: number
   /** Requests in flight at once. */
   concurrency: number
   /** Seed of the traffic mix, so a run can be repeated. */
@@ -175,7 +177,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const end = Date.now() + options.seconds * 1000
   await Promise.all(
     Array.from({ length: options.concurrency }, async () => {
-      while (Date.now() < end) await step()
+      while (Date.now() < end || result.requests < (options.minRequests ?? 0)) await step()
     }),
   )
   latencies.sort((a, b) => a - b)

@@ -12,11 +12,14 @@ export type AdapterName = 'node' | 'express' | 'hono' | 'fetch'
 /** Messages from the server process to the soak runner. */
 export type ServerMessage =
   | { type: 'ready'; port: number }
-  | { type: 'memory'; heapUsed: number; rss: number; storeEntries: number }
+  | { type: 'memory'; heapUsed: number; arrayBuffers: number; rss: number; storeEntries: number; storeBytes: number }
   | { type: 'final'; completions: Array<[number, number]>; calls: number; drained: boolean; pending: number }
 
-/** Messages from the soak runner. */
-export type RunnerMessage = { type: 'memory' }
+/**
+ * Messages from the soak runner. `canary` makes the server hold `bytes` more heap to the end: a
+ * weighing that does not see it measured nothing.
+ */
+export type RunnerMessage = { type: 'memory' } | { type: 'canary'; bytes: number }
 
 async function mount(adapter: AdapterName, receiver: Receiver): Promise<Server> {
   switch (adapter) {
@@ -47,11 +50,20 @@ async function mount(adapter: AdapterName, receiver: Receiver): Promise<Server> 
   }
 }
 
+/** `bytes` of doubles (and an array header): sized up front, no spare capacity. */
+function canaryArray(bytes: number): number[] {
+  const values = new Array<number>(bytes / 8)
+  for (let i = 0; i < values.length; i++) values[i] = i + 0.5
+  return values
+}
+
 async function main() {
   const adapter = process.argv[2] as AdapterName
   const secret = process.env.SOAK_SECRET
   const send = (message: ServerMessage, then?: () => void) => process.send?.(message, undefined, {}, then)
   if (!secret || !process.send) throw new Error('server.ts is started by test/soak/run.ts')
+  const gc = globalThis.gc
+  if (!gc) throw new Error('server.ts weighs its heap: run it with --expose-gc')
 
   const memoryStore = createMemoryStore()
   const receiver = createReceiver({ secret, logger: silentLogger, store: memoryStore })
@@ -76,19 +88,22 @@ async function main() {
   const server = await mount(adapter, receiver)
   server.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }))
 
+  const held: number[][] = []
   process.on('message', async (message: RunnerMessage) => {
+    if (message.type === 'canary') held.push(canaryArray(message.bytes))
     if (message.type !== 'memory') return
     // Twice, a turn apart: what finalizers of the first collection release goes in the second.
-    global.gc?.()
+    gc()
     await new Promise((resolve) => setImmediate(resolve))
-    global.gc?.()
-    const { heapUsed, rss } = process.memoryUsage()
-    send({ type: 'memory', heapUsed, rss, storeEntries: memoryStore.size })
+    gc()
+    const { heapUsed, arrayBuffers, rss } = process.memoryUsage()
+    send({ type: 'memory', heapUsed, arrayBuffers, rss, storeEntries: memoryStore.size, storeBytes: memoryStore.bytes })
   })
 
   process.once('SIGTERM', async () => {
     const { closeGracefully } = await import('@ringhook/node')
     const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
+    held.length = 0
     const counted: Array<[number, number]> = []
     completions.forEach((count, id) => {
       if (count > 0) counted.push([id, count])

@@ -93,7 +93,8 @@ async function main() {
     const result = await runSoak({ adapter, seconds: args.seconds, concurrency: args.concurrency })
     console.log(
       `  ${result.ok ? 'pass' : 'FAIL'}: ${result.load.requests} requests, ${result.exactlyOnce}/${result.unique} handled exactly once, ` +
-        `heap ${result.memory.heapSeriesMb.join(' → ')} MiB${result.ok ? '' : `\n  ${result.failures.join('\n  ')}`}`,
+        `heap ${result.memory.heapSeriesMb.join(' → ')} MiB, grew ${result.memory.grownBytes} B (store ${result.memory.storeGrownBytes} B), ` +
+        `${result.memory.unchargedPerRequestBytes} B/request beyond the store${result.ok ? '' : `\n  ${result.failures.join('\n  ')}`}`,
     )
     results.push(result)
   }

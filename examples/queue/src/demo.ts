@@ -5,7 +5,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { createSimulator } from '@ringhook/simulator'
 import { Redis } from 'ioredis'
@@ -17,35 +16,31 @@ const queue = `demo-${randomBytes(4).toString('hex')}`
 const secret = `whsec_${randomBytes(16).toString('hex')}`
 const children: ChildProcess[] = []
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-/** Starts one of the example's processes and resolves once it prints `ready`. */
-async function start(script: string, env: Record<string, string>, ready: string): Promise<ChildProcess> {
+/** Starts one of the example's processes and resolves once it prints `ready`, with what matched it. */
+async function start(
+  script: string,
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; printed: RegExpExecArray }> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(script, import.meta.url))], {
     env: { ...process.env, ...env, REDIS_URL: redisUrl, RINGHOOK_QUEUE: queue },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   children.push(child)
   let output = ''
-  await new Promise<void>((resolve, reject) => {
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${script} did not start: ${output}`)), 20_000)
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk
       process.stdout.write(`  ${chunk}`)
-      if (output.includes(ready)) {
+      const found = ready.exec(output)
+      if (found) {
         clearTimeout(timer)
-        resolve()
+        resolve({ child, printed: found })
       }
     })
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready: ${output}`)))
   })
-  return child
 }
 
 function check(what: string, ok: boolean, detail = ''): void {
@@ -56,9 +51,11 @@ function check(what: string, ok: boolean, detail = ''): void {
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 })
 const sim = await createSimulator({ timeScale: 0.01 })
 try {
-  const port = await freePort()
-  const web = await start('./main-web.ts', { PORT: String(port), RING_WEBHOOK_SECRET: secret }, 'listening')
-  const worker = await start('./main-worker.ts', {}, 'taking jobs')
+  // PORT=0: the web process binds a port the system picks, and prints it.
+  const listening = /listening on http:\/\/[^:/\s]+:(\d+)/
+  const web = await start('./main-web.ts', { PORT: '0', RING_WEBHOOK_SECRET: secret }, listening)
+  const port = Number(web.printed[1])
+  const worker = await start('./main-worker.ts', {}, /taking jobs/)
 
   const ada = sim.users.create({ name: 'Ada' })
   const key = sim.keys.create({ user_id: ada.id })
@@ -97,8 +94,8 @@ try {
   )
 
   for (const [name, child] of [
-    ['web', web],
-    ['worker', worker],
+    ['web', web.child],
+    ['worker', worker.child],
   ] as const) {
     const exited = once(child, 'exit')
     child.kill('SIGTERM')

@@ -2,6 +2,7 @@ import { createReceiver, type Logger, type ReceiverOptions, vibe } from '@ringho
 import { signWebhook } from '@ringhook/core/signature'
 import type { ALBHandler, APIGatewayProxyHandler, APIGatewayProxyHandlerV2, LambdaFunctionURLHandler } from 'aws-lambda'
 import { describe, expect, it } from 'vitest'
+import { gate } from '../../../test/support/gate.js'
 import { type LambdaHttpEvent, type LambdaHttpResult, ringhook } from '../src/index.js'
 import { albEvent, functionUrlEvent, httpApiEvent, restApiEvent, type Sent } from './events.js'
 
@@ -202,33 +203,40 @@ describe('the deadline in a runtime that freezes after the response', () => {
   const slow = (options: Partial<ReceiverOptions>) => {
     const { receiver } = gestureReceiver({ deadlineMs: 100, ...options })
     let finished = false
+    // Held until the test has the answer: the invocation ends at the deadline with the handler unfinished.
+    const held = gate()
+    const done = gate()
     receiver.on('app.activated', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 400))
+      await held.promise
       finished = true
+      done.open()
     })
-    return { handler: ringhook(receiver), finished: () => finished }
+    return { handler: ringhook(receiver), finished: () => finished, held, done }
   }
 
   it("with onDeadline: 'retry', returns 503 at the deadline while the handler runs, and the retry gets the result", async () => {
-    const { handler, finished } = slow({ onDeadline: 'retry' })
+    const { handler, finished, held, done } = slow({ onDeadline: 'retry' })
     const text = gestureText(undefined, 'app.activated')
     const first = await handler(httpApiEvent(await signed(text)))
     // The invocation is over here: on Lambda the environment may freeze now, with the handler unfinished.
     expect(first.statusCode).toBe(503)
     expect(bodyOf(first)).toMatchObject({ error: { code: 'deadline_exceeded' } })
     expect(finished()).toBe(false)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect(finished()).toBe(true)
+    held.open()
+    await done.promise
+    // The store takes the result in the promise jobs that follow the handler's.
+    await new Promise((resolve) => setImmediate(resolve))
     const retry = await handler(httpApiEvent(await signed(text)))
     expect(retry.statusCode).toBe(200)
   })
 
   it("with the default 'acknowledge', returns 200 at the deadline while the handler is still running", async () => {
-    const { handler, finished } = slow({})
+    const { handler, finished, held } = slow({})
     const result = await handler(httpApiEvent(await signed(gestureText(undefined, 'app.activated'))))
     // Lambda would freeze here: the service has its 2xx, and the unfinished work may never resume.
     expect(result.statusCode).toBe(200)
     expect(finished()).toBe(false)
+    held.open()
   })
 })
 

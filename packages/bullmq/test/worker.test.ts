@@ -20,10 +20,10 @@ import { parseEvent } from '@ringhook/core/api'
 import type { Redis } from 'ioredis'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { FAST_JOBS, FAST_LOCKS, queuePrefix } from '../../../test/queue/support/queue.js'
-import { gate } from '../../../test/redis/support/instances.js'
 import { poll } from '../../../test/redis/support/poll.js'
 import { connectRedis, dropPrefix } from '../../../test/redis/support/redis.js'
 import { lifecycle, NOW_S, responded } from '../../../test/support/events.js'
+import { gate } from '../../../test/support/gate.js'
 
 let redis: Redis
 const prefix = queuePrefix('worker')
@@ -286,10 +286,10 @@ describe('worker.close()', () => {
     })
     const id = await queue.add(lifecycle('app.installed'))
     await started.promise
-    const closed = worker.close({ timeoutMs: 5_000 })
-    setTimeout(finish.open, 100)
-    expect(await closed).toEqual({ drained: true, returned: 0 })
-    expect(handled).toHaveLength(1)
+    // What the job had done when close() resolved: the job is let go only once close() has begun.
+    const closed = worker.close({ timeoutMs: 5_000 }).then((result) => ({ result, handled: handled.length }))
+    finish.open()
+    expect(await closed).toEqual({ result: { drained: true, returned: 0 }, handled: 1 })
     expect(await queue.queue.getJobState(id)).toBe('completed')
 
     const later = await queue.add(lifecycle('app.installed'))

@@ -5,6 +5,7 @@ import { createReceiver, type Logger, type ReceiverOptions, vibe } from '@ringho
 import { signWebhook } from '@ringhook/core/signature'
 import { H3, readBody, toNodeHandler } from 'h3'
 import { afterEach, describe, expect, it } from 'vitest'
+import { gate } from '../../../test/support/gate.js'
 import { ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_h3_test'
@@ -115,8 +116,10 @@ describe('h3 v2', () => {
   it('hands work that outlives the response to event.waitUntil', async () => {
     const { receiver } = gestureReceiver({ deadlineMs: 100 })
     let finished = false
+    // Held until the answer is in: answered at the 100 ms deadline, still running after it.
+    const held = gate()
     receiver.on('app.activated', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await held.promise
       finished = true
     })
     const kept: Array<Promise<unknown>> = []
@@ -135,6 +138,7 @@ describe('h3 v2', () => {
     expect(response.status).toBe(200)
     expect(finished).toBe(false)
     expect(kept).toHaveLength(1)
+    held.open()
     await kept[0]
     expect(finished).toBe(true)
   })

@@ -5,6 +5,7 @@ import { createReceiver, type Logger, type RinghookError, vibe } from '@ringhook
 import { signWebhook } from '@ringhook/core/signature'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
+import { gate } from '../../../test/support/gate.js'
 import { ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_hono_test'
@@ -74,8 +75,10 @@ describe('through app.request()', () => {
     const receiver = createReceiver({ secret: SECRET, logger: recordingLogger().logger, deadlineMs: 50 })
     let finished = false
     const failures: RinghookError[] = []
+    // Held until the answer is in: answered at the 50 ms deadline, still running after it.
+    const held = gate()
     receiver.on('app.installed', async () => {
-      await new Promise((resolve) => setTimeout(resolve, 150))
+      await held.promise
       finished = true
     })
     receiver.onError((error) => void failures.push(error))
@@ -92,6 +95,7 @@ describe('through app.request()', () => {
     expect(response.status).toBe(200)
     expect(finished).toBe(false)
     expect(kept).toHaveLength(1)
+    held.open()
     await kept[0]
     expect(finished).toBe(true)
     expect(failures).toEqual([])

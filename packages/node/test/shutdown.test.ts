@@ -5,6 +5,7 @@ import { createReceiver, silentLogger } from '@ringhook/core'
 import { signWebhook } from '@ringhook/core/signature'
 import { describe, expect, it } from 'vitest'
 import { rawJson } from '../../../test/support/adapter-kit.js'
+import { gate } from '../../../test/support/gate.js'
 import { closeGracefully, ringhook } from '../src/index.js'
 
 const SECRET = 'whsec_node_shutdown'
@@ -21,49 +22,60 @@ async function delivery(gestureType: string) {
   return { method: 'POST', body, headers: (await signWebhook({ secret: SECRET, body })).headers }
 }
 
-async function start(handlerMs: number) {
+/** A server whose gesture handler, once `running`, waits for the test to open `held`. */
+async function start() {
   const receiver = createReceiver({ secret: SECRET, logger: silentLogger })
   const finished: string[] = []
-  let started: () => void = () => {}
-  const running = new Promise<void>((resolve) => {
-    started = resolve
-  })
+  const started = gate()
+  const held = gate()
   receiver.on('gesture', async (event) => {
-    started()
-    await new Promise((resolve) => setTimeout(resolve, handlerMs))
+    started.open()
+    await held.promise
     finished.push(event.gesture_type)
   })
   const server = createServer(ringhook(receiver)).listen(0, '127.0.0.1')
   await once(server, 'listening')
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
-  return { receiver, server, url, finished, running }
+  return { receiver, server, url, finished, running: started.promise, held }
+}
+
+/** Two turns of the event loop: a close that did not wait for a handler has resolved by then. */
+async function settled(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setImmediate(resolve))
 }
 
 describe('closeGracefully', () => {
   it('lets a running handler finish and answer, then closes the server', async () => {
-    const { receiver, server, url, finished, running } = await start(200)
+    const { receiver, server, url, finished, running, held } = await start()
     const inFlight = fetch(url, await delivery('slow'))
     await running
-    const result = await closeGracefully(server, receiver, { timeoutMs: 5000 })
-    expect(result).toEqual({ drained: true, pending: 0 })
-    expect(finished).toEqual(['slow'])
+    // What had finished when closeGracefully resolved.
+    const closing = closeGracefully(server, receiver, { timeoutMs: 5000 }).then((result) => ({
+      result,
+      finished: [...finished],
+    }))
+    await settled()
+    held.open()
+    expect(await closing).toEqual({ result: { drained: true, pending: 0 }, finished: ['slow'] })
     expect((await inFlight).status).toBe(200)
     expect(server.listening).toBe(false)
   })
 
   it('reports what is still running when the bound passes, and still closes', async () => {
-    const { receiver, server, url, running } = await start(3000)
+    const { receiver, server, url, running, held } = await start()
     const inFlight = fetch(url, await delivery('stuck')).catch((error: unknown) => error)
     await running
     const result = await closeGracefully(server, receiver, { timeoutMs: 50 })
     expect(result.drained).toBe(false)
     expect(result.pending).toBeGreaterThan(0)
     expect(server.listening).toBe(false)
+    held.open()
     await inFlight
   })
 
   it('answers 503 to a delivery that arrives while closing, so the service retries it', async () => {
-    const { receiver, server, url, running } = await start(300)
+    const { receiver, server, url, running, held } = await start()
     const first = fetch(url, await delivery('first'))
     await running
     const closing = closeGracefully(server, receiver, { timeoutMs: 5000 })
@@ -72,12 +84,14 @@ describe('closeGracefully', () => {
     const late = await receiver.handle({ ...request, rawBody: request.body })
     expect(late.status).toBe(503)
     expect(JSON.parse(late.body)).toMatchObject({ error: { code: 'shutting_down' } })
+    held.open()
     await closing
     expect((await first).status).toBe(200)
   })
 
   it('answers a request sent on an idle kept-alive connection as closing begins, and lets the connection go', async () => {
-    const { receiver, server, url } = await start(0)
+    const { receiver, server, url, held } = await start()
+    held.open()
     const agent = new Agent({ keepAlive: true, maxSockets: 1 })
     try {
       expect(await send(agent, url, await delivery('before'))).toMatchObject({ status: 200 })

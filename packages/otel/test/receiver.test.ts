@@ -6,6 +6,7 @@ import { ringhook } from '@ringhook/node'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { listen, type Mounted } from '../../../test/conformance/adapters.js'
 import { capture, summary } from '../../../test/otel/support/capture.js'
+import { until } from '../../../test/reliability/support.js'
 import { otelInstrumentation } from '../src/index.js'
 
 const SECRET = 'whsec_otel_unit'
@@ -60,9 +61,11 @@ describe('otelInstrumentation', () => {
     open.push(mounted)
     const { method, headers, body } = await gesture()
     expect((await fetch(mounted.url, { method, headers, body })).status).toBe(200)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    // The server span ends once the response has finished, which the client may see first.
+    const serverSpan = () => telemetry.spans().find((span) => span.instrumentationScope.name === 'instrumentation-http')
+    await until(() => serverSpan() !== undefined)
     const [delivery] = ours()
-    const server = telemetry.spans().find((span) => span.instrumentationScope.name === 'instrumentation-http')
+    const server = serverSpan()
     expect(delivery?.name).toBe('ringhook.delivery')
     expect(delivery?.kind).toBe(SpanKind.INTERNAL)
     expect(delivery?.parentSpanContext?.spanId).toBe(server?.spanContext().spanId)

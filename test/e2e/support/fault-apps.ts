@@ -63,8 +63,8 @@ export interface NaiveOptions {
   secret: string
   /** Refuses timestamps further off than this; null checks none. Default 300. */
   toleranceSeconds?: number | null
-  /** How long its work takes before it answers. */
-  delayMs?: number
+  /** A slow app: its work on a gesture waits for this (a gate the test opens) before it answers. */
+  gestureHeldBy?: Promise<void>
   /** Skips an event whose timestamp it has seen: "deduplication" on the timestamp alone. */
   dedupOnTimestamp?: boolean
 }
@@ -89,7 +89,7 @@ export async function naiveApp(options: NaiveOptions): Promise<RunningApp> {
         return
       }
       const event = JSON.parse(body)
-      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs))
+      if (options.gestureHeldBy && event.event === 'gesture') await options.gestureHeldBy
       if (!(options.dedupOnTimestamp && stamps.has(event.timestamp))) {
         stamps.add(event.timestamp)
         tracker.record(event)

@@ -66,12 +66,3 @@ export function nextEntry<T extends LogEntry['type']>(
     })
   })
 }
-
-/** A promise the test opens by hand: holds a handler until the simulator has seen what it needs. */
-export function gate(): { wait: Promise<void>; open(): void } {
-  let open = () => {}
-  const wait = new Promise<void>((resolve) => {
-    open = resolve
-  })
-  return { wait, open }
-}

@@ -1,13 +1,15 @@
 // A Postgres server of one test's own, for the tests that stop and restart it: the machine's server on
 // 5432 is shared by every suite and is never restarted. Its data lives in a temporary directory
-// (fsync off: a test's data need not survive the host), it listens on 127.0.0.1 only, and it keeps its
-// port across a restart, as a database behind one address does.
+// (fsync off: a test's data need not survive the host). It listens on no TCP port of its own: only on a
+// Unix socket in that directory, behind a port this process holds (test/support/ports.ts) from start to
+// end, so that it keeps its address across a restart, as a database behind one address does, and no
+// port is ever closed and then reused.
 import { execFile } from 'node:child_process'
 import { chownSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { holdPort } from '../../support/ports.js'
 
 const run = promisify(execFile)
 const POSTGRES_LIB = '/usr/lib/postgresql'
@@ -19,7 +21,7 @@ export interface PrivatePostgres {
   readonly port: number
   /** Stops it: `immediate` is a crash (no shutdown checkpoint, clients cut), `fast` a clean stop. */
   stop(mode: 'fast' | 'immediate'): Promise<void>
-  /** Starts it again on the same port; resolves once it accepts connections. */
+  /** Starts it again behind the same port; resolves once it accepts connections. */
   start(): Promise<void>
   /** Stops it if it runs and deletes its data. Safe to call more than once. */
   destroy(): Promise<void>
@@ -37,15 +39,8 @@ function binaries(): string {
   return join(POSTGRES_LIB, newest, 'bin')
 }
 
-/** A port nothing listens on now; the server then keeps it for the test's whole life. */
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1')
-  await new Promise((resolve) => probe.once('listening', resolve))
-  const address = probe.address()
-  await new Promise((resolve) => probe.close(resolve))
-  if (address === null || typeof address === 'string') throw new Error('no TCP port was assigned')
-  return address.port
-}
+/** The port in the name of the server's socket file (`.s.PGSQL.5432`); no TCP port is opened. */
+const SOCKET_PORT = 5432
 
 /** Creates, and starts, a server in a temporary directory. */
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
@@ -62,13 +57,15 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const pg = (tool: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, tool), ...args]) : run(join(bin, tool), args)
 
-  const port = await freePort()
+  // While the server is down, a connection to the held port is cut at once: the socket is not there.
+  const front = await holdPort()
+  front.forwardTo({ path: join(dir, `.s.PGSQL.${SOCKET_PORT}`) })
   let running = false
   const server: PrivatePostgres = {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    port,
+    url: `postgres://postgres@127.0.0.1:${front.port}/postgres`,
+    port: front.port,
     start: async () => {
-      const settings = `-p ${server.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off`
+      const settings = `-p ${SOCKET_PORT} -c listen_addresses='' -c unix_socket_directories=${dir} -c fsync=off`
       await pg('pg_ctl', ['start', '-D', data, '-w', '-t', '30', '-l', join(dir, 'server.log'), '-o', settings])
       running = true
     },
@@ -78,6 +75,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
     destroy: async () => {
       if (running) await server.stop('immediate').catch(() => {})
+      await front.close()
       rmSync(dir, { recursive: true, force: true })
     },
   }

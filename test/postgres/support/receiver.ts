@@ -29,12 +29,3 @@ export async function serve(
     },
   }
 }
-
-/** A promise with its resolve function, to hold handlers until a test lets them go. */
-export function gate(): { promise: Promise<void>; open: () => void } {
-  let open = () => {}
-  const promise = new Promise<void>((resolve) => {
-    open = resolve
-  })
-  return { promise, open }
-}

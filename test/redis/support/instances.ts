@@ -64,12 +64,3 @@ export async function startInstance(
 /** How many times, across instances, a handler ran for the gesture signed at `timestamp`. */
 export const runs = (instances: Instance[], timestamp: unknown): number =>
   instances.reduce((sum, instance) => sum + instance.handled.filter((t) => t === timestamp).length, 0)
-
-/** A promise with its resolve function, to hold handlers until a test lets them go. */
-export function gate(): { promise: Promise<void>; open: () => void } {
-  let open = () => {}
-  const promise = new Promise<void>((resolve) => {
-    open = resolve
-  })
-  return { promise, open }
-}

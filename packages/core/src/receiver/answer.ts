@@ -44,6 +44,12 @@ export function refuse(
   return answerError(delivery, code)
 }
 
+/** Answers a body something read before ringhook ran: the app's misconfiguration, logged with `fix`. */
+export function bodyAlreadyParsed(delivery: Delivery, env: Environment, fix: string): Answered {
+  env.refusals.write('error', 'body_already_parsed', { code: 'body_already_parsed' }, fix)
+  return answerError(delivery, 'body_already_parsed')
+}
+
 /** A failure of the pipeline itself (a bug, a throwing observer or logger): still answered, so the service retries. */
 export function answerUnexpected(delivery: Delivery, env: Environment, error: unknown): void {
   delivery.response = errorResponse('internal_error')

@@ -66,3 +66,39 @@ describe('receiver.fetch on a body something else read', () => {
     }
   })
 })
+
+describe('receiver.handle on a Request or stream something else read', () => {
+  it.each([
+    { how: 'request.json() ran first', spoil: (request: Request) => request.json(), body: (r: Request) => r },
+    { how: 'a reader holds its stream', spoil: (r: Request) => void r.body?.getReader(), body: (r: Request) => r },
+    {
+      how: 'its stream is handed over, locked',
+      spoil: (r: Request) => void r.body?.getReader(),
+      body: (r: Request) => r.body,
+    },
+  ])('answers 500 body_already_parsed with the fix when $how', async ({ spoil, body }) => {
+    for (const withLength of [true, false]) {
+      const { receiver, lines, handled } = receiverLogging()
+      const request = await delivery(withLength)
+      await spoil(request)
+      const response = await receiver.handle({ method: 'POST', headers: request.headers, rawBody: body(request) })
+      expect(response.status).toBe(500)
+      expect(JSON.parse(response.body)).toMatchObject({ error: { code: 'body_already_parsed' } })
+      expect(handled).toEqual([])
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatchObject({ level: 'error', fields: { code: 'body_already_parsed' } })
+      expect(lines[0]?.message).toContain('receiver.handle()')
+      expect(lines[0]?.message).toContain('request.clone()')
+    }
+  })
+
+  it('still reads a Request and a stream nothing touched', async () => {
+    for (const stream of [false, true]) {
+      const { receiver, handled } = receiverLogging()
+      const request = await delivery(true)
+      const rawBody = stream ? request.body : request
+      expect((await receiver.handle({ method: 'POST', headers: request.headers, rawBody })).status).toBe(200)
+      expect(handled).toEqual(['tap'])
+    }
+  })
+})

@@ -44,7 +44,11 @@ async function request(payload: unknown, options: { secret?: string; at?: number
 }
 
 describe('deduplication under volume', () => {
-  it('recognises a replayed response and a retried gesture after 20 000 other deliveries', async () => {
+  // 20,000 signed deliveries are CPU-bound: 21.8 s once, past the default 20 s, in a whole-suite run
+  // beside two busy loops on two cores.
+  it('recognises a replayed response and a retried gesture after 20 000 other deliveries', {
+    timeout: 120_000,
+  }, async () => {
     const calls = { responded: 0, gesture: 0 }
     const receiver = createReceiver(base)
       .on('notification.responded', () => void calls.responded++)

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { describe, expect, it } from 'vitest'
+import { gate } from '../../../../test/support/gate.js'
 import { createMemoryStore } from '../dedup/memory-store.js'
 import type { DedupStore } from '../dedup/store.js'
 import { RinghookConfigError } from '../errors.js'
@@ -96,13 +97,17 @@ describe('instrumentation', () => {
 
   it('hears a handler failure, and a duplicate arriving while the first is in progress', async () => {
     const { receiver, calls } = receiverWith()
+    // The first run fails only once the copy has been answered.
+    const answered = gate()
     receiver.on('gesture', async () => {
-      await sleep(30)
+      await answered.promise
       throw new Error('database down')
     })
     const request = await gesture()
-    const [first, second] = await Promise.all([receiver.handle(request), receiver.handle(request)])
-    expect([first.status, second.status]).toEqual([500, 409])
+    const first = receiver.handle(request)
+    const second = await receiver.handle(request)
+    answered.open()
+    expect([(await first).status, second.status]).toEqual([500, 409])
     expect(calls[1]).toEqual([
       'delivery POST',
       'verified 0',
@@ -122,13 +127,12 @@ describe('instrumentation', () => {
   it('hears the deadline, and the handlers that finish after the answer', async () => {
     for (const onDeadline of ['acknowledge', 'retry'] as const) {
       const { receiver, calls } = receiverWith({ deadlineMs: 40, onDeadline })
-      let finished!: () => void
-      const done = new Promise<void>((resolve) => {
-        finished = resolve
-      })
+      // Held until the answer is in: it can only have come at the deadline.
+      const held = gate()
+      const done = gate()
       receiver.on('gesture', async () => {
-        await sleep(120)
-        finished()
+        await held.promise
+        done.open()
       })
       const response = await receiver.handle(await gesture())
       expect(response.status).toBe(onDeadline === 'acknowledge' ? 200 : 503)
@@ -136,8 +140,10 @@ describe('instrumentation', () => {
         `deadline ${onDeadline}`,
         `end ${response.status} ${onDeadline === 'acknowledge' ? 'ok' : 'deadline_exceeded'}`,
       ])
-      await done
-      await sleep(10)
+      held.open()
+      await done.promise
+      // The claim is settled in the promise jobs that follow the handler's.
+      await new Promise((resolve) => setImmediate(resolve))
       expect(calls[0]?.slice(-2)).toEqual(['handled true true', 'settled complete true undefined'])
     }
   })

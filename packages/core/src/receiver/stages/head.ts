@@ -1,4 +1,4 @@
-import { answerError, refuse, shuttingDown } from '../answer.js'
+import { answerError, bodyAlreadyParsed, refuse, shuttingDown } from '../answer.js'
 import type { Delivery, Environment, Step } from '../delivery.js'
 import { declaredLength, headRefusal } from '../unread.js'
 
@@ -11,14 +11,11 @@ const ALLOW_POST = Object.freeze({ allow: 'POST' })
  */
 export function head(delivery: Delivery, env: Environment): Step<undefined> {
   if (env.state.closing) return shuttingDown(delivery)
-  const { method, headers, bodyAlreadyParsed } = delivery.request
+  const { method, headers, bodyAlreadyParsed: fix } = delivery.request
   const refusal = headRefusal(env.options, method, headers)
   if (refusal === 'method_not_allowed') return answerError(delivery, refusal, ALLOW_POST)
   // An app misconfiguration, not a bad delivery: say so instead of failing every signature.
-  if (bodyAlreadyParsed) {
-    env.refusals.write('error', 'body_already_parsed', { code: 'body_already_parsed' }, bodyAlreadyParsed)
-    return answerError(delivery, 'body_already_parsed')
-  }
+  if (fix) return bodyAlreadyParsed(delivery, env, fix)
   if (refusal === 'payload_too_large') return refuse(delivery, env, refusal, { declared: declaredLength(headers) })
   return refusal ? refuse(delivery, env, refusal) : undefined
 }
