@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net'
+import { fileSink } from '@ringhook/capture'
+import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import pino from 'pino'
 import { createApp } from './app.js'
@@ -14,6 +16,9 @@ const port = Number(process.env.PORT ?? 3000)
 // One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
 // at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
+// RINGHOOK_CAPTURE_FILE=captures.jsonl records every delivery answered, for `ringhook replay`.
+const captureFile = process.env.RINGHOOK_CAPTURE_FILE
+const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
 // The admin API (which sets what gestures are answered with) is served only with a long token.
 const adminToken = process.env.ADMIN_TOKEN
@@ -24,7 +29,7 @@ if (adminToken !== undefined && adminToken.length < 32) {
 // Said before listening, so whoever waits for the listening line has read this one too.
 if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
-const { app, receiver } = createApp(secret, { logger }, { token: adminToken })
+const { app, receiver } = createApp(secret, { logger, capture }, { token: adminToken })
 const server = app.listen(port, () => {
   const { port: bound } = server.address() as AddressInfo
   console.log(`ringhook example (Express) listening on http://localhost:${bound}/webhooks`)

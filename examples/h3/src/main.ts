@@ -1,5 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { fileSink } from '@ringhook/capture'
+import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import { toNodeHandler } from 'h3'
 import pino from 'pino'
@@ -16,6 +18,9 @@ const port = Number(process.env.PORT ?? 3000)
 // One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
 // at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
+// RINGHOOK_CAPTURE_FILE=captures.jsonl records every delivery answered, for `ringhook replay`.
+const captureFile = process.env.RINGHOOK_CAPTURE_FILE
+const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
 // The admin API (which sets what gestures are answered with) is served only with a long token.
 const adminToken = process.env.ADMIN_TOKEN
@@ -27,7 +32,7 @@ if (adminToken !== undefined && adminToken.length < 32) {
 if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
 // On Bun, Deno or Workers, serve `app.fetch` with the runtime's own server instead.
-const { app, receiver } = createApp(secret, { logger }, { token: adminToken })
+const { app, receiver } = createApp(secret, { logger, capture }, { token: adminToken })
 const server = createServer(toNodeHandler(app))
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.

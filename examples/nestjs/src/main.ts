@@ -1,5 +1,7 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { fileSink } from '@ringhook/capture'
+import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import pino from 'pino'
 import { createApp } from './app.js'
@@ -15,6 +17,9 @@ const port = Number(process.env.PORT ?? 3000)
 // One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
 // at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
+// RINGHOOK_CAPTURE_FILE=captures.jsonl records every delivery answered, for `ringhook replay`.
+const captureFile = process.env.RINGHOOK_CAPTURE_FILE
+const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
 // The admin API (which sets what gestures are answered with) is served only with a long token.
 const adminToken = process.env.ADMIN_TOKEN
@@ -25,7 +30,7 @@ if (adminToken !== undefined && adminToken.length < 32) {
 
 if (!adminToken) console.log('ADMIN_TOKEN is not set: the admin API (/api/reply-message) is off')
 
-const { app, receiver } = await createApp(secret, { logger }, { token: adminToken })
+const { app, receiver } = await createApp(secret, { logger, capture }, { token: adminToken })
 await app.listen(port)
 // Not `app.close()` on SIGTERM: it closes the server the way Node does, cutting idle kept-alive
 // connections on which a request may be on its way. closeGracefully takes the server itself.

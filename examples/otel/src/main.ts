@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net'
+import { fileSink } from '@ringhook/capture'
+import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import pino from 'pino'
 import { createApp } from './app.js'
@@ -15,10 +17,13 @@ const port = Number(process.env.PORT ?? 3000)
 // One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
 // at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
+// RINGHOOK_CAPTURE_FILE=captures.jsonl records every delivery answered, for `ringhook replay`.
+const captureFile = process.env.RINGHOOK_CAPTURE_FILE
+const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
 // The SDK starts first: the receiver's instruments are made from the meter provider it registers.
 const telemetry = startTelemetry()
-const { server, receiver } = createApp(secret, telemetry.metrics, { logger })
+const { server, receiver } = createApp(secret, telemetry.metrics, { logger, capture })
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.
   const bound = (server.address() as AddressInfo).port

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http'
-import { createReceiver, type Logger, type Receiver, VIBE_LIMITS, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/node'
 import { createPostgresInbox, migrate, type PostgresInbox } from '@ringhook/postgres'
 import { drizzle } from 'drizzle-orm/node-postgres'
@@ -17,12 +17,16 @@ export interface App {
  * The example app: each gesture is counted with Drizzle, each notification answer stored with
  * plain pg, both inside the transaction that holds the delivery's claim: written exactly once.
  */
-export async function createApp(secret: string, pool: pg.Pool, logger?: Logger): Promise<App> {
+export async function createApp(
+  secret: string,
+  pool: pg.Pool,
+  options: Pick<ReceiverOptions, 'logger' | 'capture'> = {},
+): Promise<App> {
   await migrate(pool, { table: 'example_ringhook_dedup' })
   await pool.query(APP_TABLES)
   const inbox = createPostgresInbox({ pool, table: 'example_ringhook_dedup' })
   // 'retry': a handler still running at the deadline is answered 503, never 200 before it committed.
-  const receiver = createReceiver({ secret, store: inbox, onDeadline: 'retry', ...(logger ? { logger } : {}) })
+  const receiver = createReceiver({ ...options, secret, store: inbox, onDeadline: 'retry' })
 
   receiver.on(
     'gesture',

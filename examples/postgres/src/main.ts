@@ -1,4 +1,6 @@
 import type { AddressInfo } from 'node:net'
+import { fileSink } from '@ringhook/capture'
+import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import pg from 'pg'
 import pino from 'pino'
@@ -15,6 +17,9 @@ const port = Number(process.env.PORT ?? 3000)
 // One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
 // at LOG_LEVEL (default info). Readable while developing: `pnpm start | npx pino-pretty`.
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
+// RINGHOOK_CAPTURE_FILE=captures.jsonl records every delivery answered, for `ringhook replay`.
+const captureFile = process.env.RINGHOOK_CAPTURE_FILE
+const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
   max: 20,
@@ -23,7 +28,7 @@ const pool = new pg.Pool({
 // An idle client whose connection broke: the pool drops it and opens another when needed.
 pool.on('error', (error) => console.warn('postgres:', error.message))
 
-const { server, receiver, inbox } = await createApp(secret, pool, logger)
+const { server, receiver, inbox } = await createApp(secret, pool, { logger, capture })
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.
   const bound = (server.address() as AddressInfo).port

@@ -1,3 +1,5 @@
+import { fileSink } from '@ringhook/capture'
+import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import { Redis } from 'ioredis'
 import pino from 'pino'
@@ -16,13 +18,16 @@ const port = Number(process.env.PORT ?? 3000)
 // One JSON line per entry, ringhook's refused and failed deliveries included (never the secret),
 // at LOG_LEVEL (default info). Readable while developing: `pnpm start:web | npx pino-pretty`.
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
+// RINGHOOK_CAPTURE_FILE=captures.jsonl records every delivery answered, for `ringhook replay`.
+const captureFile = process.env.RINGHOOK_CAPTURE_FILE
+const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
 // One failed reconnection and a command fails: while Redis is away deliveries are answered 500 at
 // once and the service retries them, instead of waiting on a job that may never be stored.
 const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 })
 redis.on('error', (error) => console.warn(`[web] redis: ${error.message}`))
 
-const { server, receiver, events } = createWebApp(secret, redis, queue, logger)
+const { server, receiver, events } = createWebApp(secret, redis, queue, { logger, capture })
 server.listen(port, () => {
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { createEventQueue, type EventQueue } from '@ringhook/bullmq'
-import { createReceiver, type Logger, type Receiver, vibe } from '@ringhook/core'
+import { createReceiver, type Receiver, type ReceiverOptions, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/node'
 import type { Redis } from 'ioredis'
 
@@ -14,9 +14,14 @@ export interface WebApp {
  * The web process: verifies each delivery, answers gestures with a vibe at once, and stores every
  * other event on the queue before acknowledging it. No app logic runs here but the vibe.
  */
-export function createWebApp(secret: string, redis: Redis, queue: string, logger?: Logger): WebApp {
+export function createWebApp(
+  secret: string,
+  redis: Redis,
+  queue: string,
+  options: Pick<ReceiverOptions, 'logger' | 'capture'> = {},
+): WebApp {
   const events = createEventQueue({ connection: redis, name: queue })
-  const receiver = events.attach(createReceiver({ secret, ...(logger ? { logger } : {}) }))
+  const receiver = events.attach(createReceiver({ ...options, secret }))
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(upTo80(`Got your ${event.gesture_type}`)))
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })

@@ -11,7 +11,7 @@ import { createReceiver, silentLogger, vibe } from '@ringhook/core'
 import { createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
-import type { LoadCapturesResult } from '@ringhook/simulator/control-api'
+import type { Delivery, LoadCapturesResult } from '@ringhook/simulator/control-api'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startWorld, type World } from '../../simulator/test/support.js'
 import { run } from '../src/cli/run.js'
@@ -102,6 +102,17 @@ describe('POST /_sim/captures', () => {
     expect(result.skipped).toEqual([{ capture_id: expect.any(String), reason: 'not an authentic event when captured' }])
     // Handled once each, the retry recognised as a duplicate.
     expect(target.handled).toEqual(['gesture:u_1', 'gesture:u_2', 'notification.responded:u_3'])
+    // Each delivery names the record it sends, and a resend of one keeps it.
+    expect(result.loaded.map(({ capture_id, delivery }) => delivery.capture_id === capture_id)).toEqual([
+      true,
+      true,
+      true,
+    ])
+    const first = result.loaded[0] as LoadCapturesResult['loaded'][number]
+    const resent = await world.control(`/deliveries/${first.delivery.id}/resend`, 'POST', { wait: true })
+    expect(((await resent.json()) as { deliveries: Delivery[] }).deliveries).toEqual([
+      expect.objectContaining({ resend_of: first.delivery.id, capture_id: first.capture_id, status: 'delivered' }),
+    ])
   })
 
   it('refuses a body that is not captured deliveries, and a call without the token', async () => {

@@ -70,6 +70,7 @@ export function delivery(overrides: Partial<Delivery> = {}): Delivery {
     next_attempt_at: null,
     faults: [],
     resend_of: null,
+    capture_id: null,
     created_at: '2025-01-01T00:00:01.000Z',
     settled_at: null,
     vibe_id: null,

@@ -49,6 +49,23 @@ describe('logRows', () => {
     expect(rows[1]?.note).toBe(note)
   })
 
+  it('labels a delivery loaded from a capture on each row, and offers Resend once it is delivered', () => {
+    const retried = attempt(1, { outcome: 'http_error', status: 503, next_retry_in_ms: 1000 })
+    const captured = (status: 'retrying' | 'delivered', attempts: Attempt[]) =>
+      logRows(model({ deliveries: { dlv_1: delivery({ capture_id: 'cap-1', status, attempts }) } }))
+    expect(captured('retrying', [retried]).map((row) => [row.captured, row.resend])).toEqual([['cap-1', null]])
+    const rows = captured('delivered', [retried, attempt(2)])
+    expect(rows.map((row) => [row.captured, row.resend, row.failed])).toEqual([
+      ['cap-1', 'dlv_1', false],
+      ['cap-1', null, false],
+    ])
+    // Not a failed delivery: "Resend every failed delivery" leaves it alone.
+    expect(logRows(model({ deliveries: { dlv_1: delivery({ attempts: [attempt(1)] }) } }))[0]).toMatchObject({
+      captured: null,
+      resend: null,
+    })
+  })
+
   it('explains which trigger rule a gesture reply broke, on its last attempt', () => {
     const rejected = vibe({ status: 'rejected', rule: 'sequence.0.type: Invalid option' })
     const rows = logRows(model({ deliveries: { dlv_1: delivery({ attempts: [attempt(1)] }) }, vibes: [rejected] }))

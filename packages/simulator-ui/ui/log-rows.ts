@@ -20,8 +20,15 @@ export interface LogRow {
   note: string | null
   /** The fault the simulator injected into this try, labelled on the row. */
   fault: string | null
-  /** The delivery a Resend button sends again: on the last row of a failed delivery. */
+  /** The captured record a delivery loaded from a capture sends (`capture_id`), labelled on its rows. */
+  captured: string | null
+  /**
+   * The delivery a Resend button sends again: on the last row of a failed delivery, and of a settled
+   * one loaded from a capture (sent again as often as you like).
+   */
   resend: string | null
+  /** Whether that delivery failed: what "Resend every failed delivery" sends again. */
+  failed: boolean
 }
 
 const LIMIT = 200
@@ -58,7 +65,7 @@ export function logRows(model: Model): LogRow[] {
 }
 
 function deliveryRows(delivery: KnownDelivery, target: string, vibe: Vibe | undefined): LogRow[] {
-  const base = { ...blank(delivery.id, delivery.created_at, delivery.event), target }
+  const base = { ...blank(delivery.id, delivery.created_at, delivery.event), target, captured: delivery.capture_id }
   if (delivery.attempts.length === 0) {
     const skipped = delivery.status === 'skipped'
     return [
@@ -73,6 +80,7 @@ function deliveryRows(delivery: KnownDelivery, target: string, vibe: Vibe | unde
   const last = delivery.attempts.length
   const retries = delivery.retry_delays_ms.length
   const failed = delivery.status === 'failed'
+  const resendable = failed || (delivery.capture_id !== null && delivery.status === 'delivered')
   const faults = delivery.faults.filter((fault) => fault.attempt === null).map((fault) => fault.fault)
   return delivery.attempts.map((attempt, index) => {
     const final = index === last - 1
@@ -94,7 +102,8 @@ function deliveryRows(delivery: KnownDelivery, target: string, vibe: Vibe | unde
         final && vibe ? `Reply vibe ${vibe.status.replace('_', ' ')}: ${vibe.rule ?? 'no reason given'}` : null,
       ),
       fault: [...(index === 0 ? faults : []), ...(attempt.fault ? [attempt.fault] : [])].join(', ') || null,
-      resend: final && failed ? delivery.id : null,
+      resend: final && resendable ? delivery.id : null,
+      failed: final && failed,
     }
   })
 }
@@ -122,7 +131,9 @@ function blank(key: string, at: string, event: string): LogRow {
     reply: null,
     note: null,
     fault: null,
+    captured: null,
     resend: null,
+    failed: false,
   }
 }
 

@@ -163,6 +163,7 @@ function placeholder(
     next_attempt_at: null,
     faults: [],
     resend_of: null,
+    capture_id: null,
     created_at: entry.at,
     settled_at: null,
     vibe_id: null,

@@ -67,7 +67,7 @@ export async function loadCaptures(
       continue
     }
     const app = ctx.state.apps.get(String(payload.app_id)) ?? fallback ?? firstApp(ctx)
-    result.loaded.push({ capture_id: record.id, delivery: deliveries.send(app, payload) })
+    result.loaded.push({ capture_id: record.id, delivery: deliveries.send(app, payload, { captureId: record.id }) })
   }
   if (input.wait) await Promise.all(result.loaded.map(({ delivery }) => deliveries.settled(delivery)))
   return result

@@ -52,7 +52,8 @@ export class Deliveries {
   }
 
   /** Queues one webhook for an app; recorded as skipped when the app has no webhook URL. */
-  send(app: App, payload: WebhookEvent, resendOf: string | null = null): Delivery {
+  send(app: App, payload: WebhookEvent, origin: { resendOf?: string; captureId?: string | null } = {}): Delivery {
+    const resendOf = origin.resendOf ?? null
     const { ctx } = this
     const delivery: Delivery = {
       id: ctx.ids.next('dlv'),
@@ -68,6 +69,7 @@ export class Deliveries {
       next_attempt_at: null,
       faults: [],
       resend_of: resendOf,
+      capture_id: origin.captureId ?? null,
       created_at: ctx.iso(),
       settled_at: null,
       vibe_id: null,
@@ -93,7 +95,10 @@ export class Deliveries {
 
   /** Sends the delivery again as a new one (same payload, newly signed), as the app's owner asks. */
   resend(original: Delivery): Delivery {
-    return this.send(this.ctx.state.app(original.app_id), structuredClone(original.payload), original.id)
+    return this.send(this.ctx.state.app(original.app_id), structuredClone(original.payload), {
+      resendOf: original.id,
+      captureId: original.capture_id,
+    })
   }
 
   #inject(delivery: Delivery, fault: InjectedFault): void {

@@ -147,6 +147,8 @@ export interface Delivery {
   faults: InjectedFault[]
   /** The delivery this one sends again (`resend`), or null. */
   resend_of: string | null
+  /** The captured record whose payload it sends (`POST /_sim/captures`), or null; a resend keeps it. */
+  capture_id: string | null
   /** ISO 8601, from the simulator's clock. */
   created_at: string
   /** ISO 8601, when it settled; null before. */

@@ -10,7 +10,7 @@ export function DeliveryLog({ model }: { model: Model }) {
   return (
     <section class="log" aria-labelledby="log-heading">
       <h2 id="log-heading">Delivery log</h2>
-      {rows.some((row) => row.resend) && (
+      {rows.some((row) => row.failed) && (
         <button type="button" onClick={() => act(() => api.resendFailed(new Date(0).toISOString()))}>
           Resend every failed delivery
         </button>
@@ -49,6 +49,11 @@ export function DeliveryLog({ model }: { model: Model }) {
                   <td>
                     <span class={`tag tag--${row.tone}`}>{row.outcome}</span>
                     {row.fault && <span class="tag tag--fault">fault: {row.fault}</span>}
+                    {row.captured && (
+                      <span class="tag tag--captured" title="Loaded from a capture file: the captured record's id">
+                        captured {row.captured}
+                      </span>
+                    )}
                     {row.resend && (
                       <button type="button" onClick={() => act(() => api.resend(row.resend as string))}>
                         Resend
