@@ -8,7 +8,7 @@ import { signWebhook } from '@ringhook/core/signature'
 import type { LoadCapturesResult } from '@ringhook/simulator/control-api'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from './support/chromium.js'
+import { installCoach, openPage, logRows as rowsOf } from './support/coach.js'
 import { ensurePageBuilt } from './support/page-build.js'
 import { startWorld, type World } from './support/world.js'
 
@@ -47,27 +47,8 @@ beforeAll(async () => {
   ensurePageBuilt()
   dir = await mkdtemp(join(tmpdir(), 'ringhook-captures-page-'))
   world = await startWorld()
-  const { control } = world
-  await control('POST', '/users', { id: 'usr_ada', name: 'Ada' })
-  await control('POST', '/keys', { id: 'key_dev', user_id: 'usr_ada' })
-  await control('POST', '/apps', {
-    key_id: 'key_dev',
-    app_id: 'app_coach',
-    name: 'Pocket Coach',
-    type: 'control',
-    webhook_url: world.webhookUrl,
-    secret: world.secret,
-  })
-  await control('POST', '/apps/app_coach/installs', { user_id: 'usr_ada', user_app_id: COACH, wait: true })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  page.setDefaultTimeout(10_000)
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(error.message))
-  await page.goto(world.pageUrl)
-  await page.getByText('Live', { exact: true }).waitFor()
+  await installCoach(world, COACH)
+  ;({ browser, page } = await openPage(world, problems))
 })
 
 afterAll(async () => {
@@ -76,8 +57,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
 })
 
-const logRows = (...texts: string[]) =>
-  texts.reduce((rows, text) => rows.filter({ hasText: text }), page.locator('.log tbody tr'))
+const logRows = (...texts: string[]) => rowsOf(page, ...texts)
 
 describe('captured deliveries on the page', () => {
   it('lists a loaded capture with its label and id, and resends it', async () => {

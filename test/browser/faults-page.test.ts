@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchChromium } from './support/chromium.js'
+import { installCoach, openPage, logRows as rowsOf } from './support/coach.js'
 import { ensurePageBuilt } from './support/page-build.js'
 import { startWorld, type World } from './support/world.js'
 
@@ -17,32 +17,8 @@ const problems: string[] = []
 beforeAll(async () => {
   ensurePageBuilt()
   world = await startWorld()
-  const { control } = world
-  await control('POST', '/users', { id: 'usr_ada', name: 'Ada' })
-  await control('POST', '/keys', { id: 'key_dev', user_id: 'usr_ada' })
-  await control('POST', '/apps', {
-    key_id: 'key_dev',
-    app_id: 'app_coach',
-    name: 'Pocket Coach',
-    type: 'control',
-    webhook_url: world.webhookUrl,
-    secret: world.secret,
-  })
-  await control('POST', '/apps/app_coach/installs', {
-    user_id: 'usr_ada',
-    user_app_id: COACH,
-    activate: true,
-    wait: true,
-  })
-  browser = await launchChromium()
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } })
-  page.setDefaultTimeout(10_000)
-  page.on('console', (message) => {
-    if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text())
-  })
-  page.on('pageerror', (error) => problems.push(error.message))
-  await page.goto(world.pageUrl)
-  await page.getByText('Live', { exact: true }).waitFor()
+  await installCoach(world, COACH, true)
+  ;({ browser, page } = await openPage(world, problems))
 })
 
 afterAll(async () => {
@@ -50,8 +26,7 @@ afterAll(async () => {
   await world?.close()
 })
 
-const logRows = (...texts: string[]) =>
-  texts.reduce((rows, text) => rows.filter({ hasText: text }), page.locator('.log tbody tr'))
+const logRows = (...texts: string[]) => rowsOf(page, ...texts)
 
 describe('faults and resend on the page', () => {
   it('queues a rotation for the next delivery; the log labels it and explains the 401s that follow', async () => {
