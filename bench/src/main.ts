@@ -8,12 +8,13 @@ import { loadavg } from 'node:os'
 import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { DEFAULT_MEMORY_STORE_BYTES } from '@ringhook/core/store'
+import { AGAINST_SUFFIX, againstDir, againstKit, againstServer } from './against.js'
 import { bundleChildren } from './bundle.js'
 import { runColdStart } from './coldstart/run.js'
 import { NODE_MEMORY_GROUP, runHttp } from './http/run.js'
 import { limitsFor } from './limits.js'
 import { runEntryCost, runStoreGrowth, runStoreThroughput } from './memory/run.js'
-import { dispatched, microContenders } from './micro/contenders.js'
+import { dispatched, microContenders, receiverContenders } from './micro/contenders.js'
 import { measureAll } from './micro/harness.js'
 import { parseOptions, SECTIONS } from './options.js'
 import { runQueueBench } from './queue/run.js'
@@ -35,16 +36,22 @@ const results: Results = {
 }
 
 const children = await bundleChildren()
+const against = options.against === undefined ? undefined : againstDir(options.against)
+if (against) log(`Against: ${against}, measured beside this checkout`)
 
 if (options.sections.has('micro')) {
-  log(`Micro: ${microContenders.length} contenders`)
-  results.micro = await measureAll(microContenders, options.micro)
+  const contenders = against
+    ? [...microContenders, ...receiverContenders(await againstKit(against), AGAINST_SUFFIX)]
+    : microContenders
+  log(`Micro: ${contenders.length} contenders`)
+  results.micro = await measureAll(contenders, options.micro)
   results.dispatched = dispatched
   results.targets.push(...microTargets(results.micro))
 }
 
 if (options.sections.has('http')) {
-  results.http = await runHttp(children.server, options.http, log)
+  const http = against ? { ...options.http, against: await againstServer(against) } : options.http
+  results.http = await runHttp(children.server, http, log)
   results.targets.push(...httpTargets(results.http.rows))
 }
 
@@ -88,7 +95,7 @@ if (options.sections.has('coldstart')) {
 results.limits = limitsFor(results.targets)
 results.loadAtEnd = loadavg()
 const markdown = toMarkdown(results)
-const complete = options.sections.size === SECTIONS.length && !options.quick
+const complete = options.sections.size === SECTIONS.length && !options.quick && !against
 const name = options.quick ? 'RESULTS.quick.md' : 'RESULTS.partial.md'
 const out = options.out ?? fileURLToPath(new URL(complete ? '../RESULTS.md' : `../.tmp/${name}`, import.meta.url))
 mkdirSync(dirname(out), { recursive: true })

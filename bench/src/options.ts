@@ -12,6 +12,8 @@ export interface BenchOptions {
   out: string | undefined
   /** A line added to the report's header, e.g. which patch was applied. */
   note: string | undefined
+  /** Another built checkout measured beside this one (src/against.ts). */
+  against: string | undefined
   micro: TimingOptions
   http: HttpOptions
   /** `entries`: deliveries of each kind through a receiver to weigh one stored dedup entry. */
@@ -44,7 +46,9 @@ const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue,bundl
   --only    run some sections; the report then goes to .tmp/ unless --out is given
   --frameworks  run only the HTTP groups whose framework starts with one of these (e.g. fastify,koa)
   --out     where to write the markdown report (default: RESULTS.md for a full run of every section)
-  --note    a line for the report's header, e.g. which patch the packages were built with`
+  --note    a line for the report's header, e.g. which patch the packages were built with
+  --against another checkout of this repository, installed and built: its receiver.handle() and its
+            ringhook servers run beside this one's in the micro and HTTP sections (after / before)`
 
 /** Parses the command line; `--` separators that pnpm forwards are ignored. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
@@ -52,6 +56,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
   let sections = new Set<Section>(SECTIONS)
   let out: string | undefined
   let note: string | undefined
+  let against: string | undefined
   let frameworks: string[] | undefined
   for (const arg of argv) {
     if (arg === '--') continue
@@ -59,6 +64,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     else if (arg.startsWith('--only=')) sections = new Set(arg.slice(7).split(',').map(section))
     else if (arg.startsWith('--out=')) out = arg.slice(6)
     else if (arg.startsWith('--note=')) note = arg.slice(7)
+    else if (arg.startsWith('--against=')) against = arg.slice(10)
     else if (arg.startsWith('--frameworks=')) frameworks = arg.slice(13).split(',')
     else {
       console.error(arg === '--help' ? USAGE : `Unknown argument: ${arg}\n${USAGE}`)
@@ -66,7 +72,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     }
   }
   const profile = quick ? QUICK : FULL
-  return { quick, sections, out, note, ...profile, http: { ...profile.http, frameworks } }
+  return { quick, sections, out, note, against, ...profile, http: { ...profile.http, frameworks } }
 }
 
 function section(name: string): Section {

@@ -1,3 +1,4 @@
+import { againstRatios } from './against.js'
 import type { ColdRow } from './coldstart/run.js'
 import type { HttpResults, HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
@@ -428,9 +429,28 @@ function queueSection(r: Results): string {
   return parts.join('\n')
 }
 
+/** This checkout over the `--against` one, reading by reading, when it ran. */
+function againstSection(r: Results): string {
+  const ratios = againstRatios(r.micro, r.http?.rows)
+  if (!r.options.against || ratios.length === 0) return ''
+  return [
+    `## This checkout against ${r.options.against}`,
+    '',
+    'Each reading of this checkout over the same reading of the other, both from this run (micro rounds and HTTP slices interleaved). Above 1 is faster for operations and req/s, slower for p99 and CPU.',
+    '',
+    table(
+      ['reading', 'this / other'],
+      ratios.map(({ reading, ratio }) => [reading, x(ratio)]),
+      ['l', 'r'],
+    ),
+    '',
+  ].join('\n')
+}
+
 export function toMarkdown(r: Results): string {
   return [
     header(r),
+    againstSection(r),
     targetsSection(r),
     r.micro ? microSection(r, r.micro) : '',
     r.http ? httpSection(r, r.http) : '',

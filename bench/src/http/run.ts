@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process'
+import { AGAINST_SUFFIX } from '../against.js'
 import { githubHeaders, ringHeaders } from '../fixtures.js'
 import { max, median, min } from '../stats.js'
 import { type CorePlan, pinProcess, planCores } from './cores.js'
@@ -16,6 +17,8 @@ export interface HttpOptions {
   connections: number
   /** Only the groups whose framework name starts with one of these (case-insensitive); all when absent. */
   frameworks?: readonly string[] | undefined
+  /** Another checkout's compiled server script: its plain ringhook app of each group runs too (src/against.ts). */
+  against?: string | undefined
 }
 
 /** One framework: its hand-rolled route is the baseline every other server in the group is compared with. */
@@ -87,7 +90,8 @@ interface Started {
 }
 
 function start(entry: string, app: string, launch: Launch): Promise<Started> {
-  const child = fork(entry, [app], { stdio: 'inherit', ...launch })
+  const id = app.endsWith(AGAINST_SUFFIX) ? app.slice(0, -AGAINST_SUFFIX.length) : app
+  const child = fork(entry, [id], { stdio: 'inherit', ...launch })
   return new Promise((resolve, reject) => {
     child.once('message', (message: ServerMessage) => {
       if (message.type === 'ready') resolve({ app, child, port: message.port })
@@ -126,7 +130,12 @@ async function runGroup(
   launch: Launch,
 ): Promise<{ rows: HttpRow[]; skipped: SkippedApp[] }> {
   const apps = [group.baseline, ...group.contenders]
-  const outcomes = await Promise.allSettled(apps.map((app) => start(entry, app, launch)))
+  const against = options.against
+  if (against)
+    apps.push(...group.contenders.filter((app) => app.endsWith(':ringhook')).map((app) => app + AGAINST_SUFFIX))
+  const outcomes = await Promise.allSettled(
+    apps.map((app) => start(app.endsWith(AGAINST_SUFFIX) ? (against as string) : entry, app, launch)),
+  )
   const servers: Started[] = []
   const skipped: SkippedApp[] = []
   outcomes.forEach((outcome, i) => {

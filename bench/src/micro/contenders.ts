@@ -48,16 +48,25 @@ function signedPool<H>(sign: (body: Buffer) => H, make: () => Buffer = eventBody
  * A receiver whose memory store runs on a clock of its own, 60 ms a reading (two readings a
  * delivery): a delivery of the pool has expired by the time it comes round again (see POOL_SIZE).
  */
-function benchReceiver() {
+function benchReceiver(kit: Kit) {
   let storeClock = 0
-  const store = createMemoryStore({
+  const store = kit.createMemoryStore({
     now: () => {
       storeClock += 60
       return storeClock
     },
   })
-  return createReceiver({ secret: SECRET, logger: silentLogger, store })
+  return kit.createReceiver({ secret: SECRET, logger: silentLogger, store })
 }
+
+/** What the receiver contenders take from a build of core: this checkout's, or another's (`--against`). */
+export interface Kit {
+  createReceiver: typeof createReceiver
+  createMemoryStore: typeof createMemoryStore
+  vibe: typeof vibe
+}
+
+const THIS_KIT: Kit = { createReceiver, createMemoryStore, vibe }
 
 function fail(name: string): never {
   throw new Error(`${name}: a correctly signed delivery was rejected`)
@@ -121,34 +130,7 @@ export const microContenders: readonly Contender[] = [
       return status === 200 || fail(BASELINE_SPEC)
     }
   }),
-  contender(RINGHOOK_HANDLE, () => {
-    const receiver = benchReceiver()
-    receiver.on('notification.responded', count(RINGHOOK_HANDLE))
-    const next = signedPool(ringHeaders)
-    return () => {
-      const { body, headers } = next()
-      return receiver
-        .handle({ method: 'POST', headers, rawBody: body })
-        .then((response) => response.status === 200 || fail(RINGHOOK_HANDLE))
-    }
-  }),
-  // The service's other kind of delivery: a gesture, answered with a vibe the handler builds (the
-  // vibe and the reply are checked as well). Not a target; shown beside the acknowledged event.
-  contender(RINGHOOK_GESTURE, () => {
-    const receiver = benchReceiver()
-    const handled = count(RINGHOOK_GESTURE)
-    receiver.on('gesture', () => {
-      handled()
-      return vibe('tap', 'pulse').message('Saved')
-    })
-    const next = signedPool(ringHeaders, gestureBody)
-    return () => {
-      const { body, headers } = next()
-      return receiver
-        .handle({ method: 'POST', headers, rawBody: body })
-        .then((response) => (response.status === 200 && response.body.includes('"vibe"')) || fail(RINGHOOK_GESTURE))
-    }
-  }),
+  ...receiverContenders(THIS_KIT),
   contender(RINGHOOK_VERIFY, () => {
     const next = signedPool(ringHeaders)
     return () => {
@@ -208,3 +190,42 @@ export const microContenders: readonly Contender[] = [
     }
   }),
 ]
+
+/**
+ * `receiver.handle()` with an acknowledged event and with a gesture answered by a vibe, on `kit`.
+ * `label` names another build's pair (`--against`), measured in the same rounds as this one's.
+ */
+export function receiverContenders(kit: Kit, label = ''): Contender[] {
+  const handleName = `${RINGHOOK_HANDLE}${label}`
+  const gestureName = `${RINGHOOK_GESTURE}${label}`
+  return [
+    contender(handleName, () => {
+      const receiver = benchReceiver(kit)
+      receiver.on('notification.responded', count(handleName))
+      const next = signedPool(ringHeaders)
+      return () => {
+        const { body, headers } = next()
+        return receiver
+          .handle({ method: 'POST', headers, rawBody: body })
+          .then((response) => response.status === 200 || fail(handleName))
+      }
+    }),
+    // The service's other kind of delivery: a gesture, answered with a vibe the handler builds (the
+    // vibe and the reply are checked as well). Not a target; shown beside the acknowledged event.
+    contender(gestureName, () => {
+      const receiver = benchReceiver(kit)
+      const handled = count(gestureName)
+      receiver.on('gesture', () => {
+        handled()
+        return kit.vibe('tap', 'pulse').message('Saved')
+      })
+      const next = signedPool(ringHeaders, gestureBody)
+      return () => {
+        const { body, headers } = next()
+        return receiver
+          .handle({ method: 'POST', headers, rawBody: body })
+          .then((response) => (response.status === 200 && response.body.includes('"vibe"')) || fail(gestureName))
+      }
+    }),
+  ]
+}
