@@ -123,6 +123,7 @@ describe('capture under load', { timeout: 60_000 }, () => {
       expect(new Set(records.map((r) => r.outcome))).toEqual(new Set(['accepted', 'duplicate', 'refused']))
     } finally {
       await server.close()
+      await capture.close()
     }
   })
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CapturedDelivery } from '@ringhook/core/capture'
@@ -31,14 +31,32 @@ const record = (n: number, overrides: Partial<CapturedDelivery> = {}): CapturedD
   ...overrides,
 })
 
+/** How many of this process's open file descriptors point at `path` (Linux's /proc). */
+async function openCount(path: string): Promise<number> {
+  const fds = await readdir('/proc/self/fd')
+  const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')))
+  return targets.filter((target) => target === path).length
+}
+
 describe('fileSink', () => {
   it('appends one JSON line per record, creating its folder', async () => {
     const path = join(dir, 'nested', 'deliveries.jsonl')
     const sink = fileSink({ path })
     await sink.write([record(1), record(2)])
     await sink.write([record(3)])
+    await sink.close?.()
     const lines = (await readFile(path, 'utf8')).trimEnd().split('\n')
     expect(lines.map((line) => JSON.parse(line).id)).toEqual(['rec_1', 'rec_2', 'rec_3'])
+  })
+
+  it.runIf(process.platform === 'linux')('keeps one file open across batches and closes it on close', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    const sink = fileSink({ path })
+    for (let n = 0; n < 5; n++) await sink.write([record(n)])
+    expect(await openCount(path)).toBe(1)
+    await sink.close?.()
+    expect(await openCount(path)).toBe(0)
+    expect(await readCaptures(path)).toHaveLength(5)
   })
 
   it('rotates past maxFileBytes, keeps maxFiles, and is read back oldest first', async () => {
@@ -47,6 +65,7 @@ describe('fileSink', () => {
     // Room for two records a file: each third write rotates; 3 files kept in all.
     const sink = fileSink({ path, maxFileBytes: one * 2 + 1, maxFiles: 2 })
     for (let n = 0; n < 9; n++) await sink.write([record(n)])
+    await sink.close?.()
     expect((await readdir(dir)).sort()).toEqual(['deliveries.jsonl', 'deliveries.jsonl.1', 'deliveries.jsonl.2'])
     const ids = (await readCaptures(path)).map((r) => r.id)
     // The oldest rotated files were deleted: the last five remain, in order.
@@ -56,9 +75,12 @@ describe('fileSink', () => {
   it('continues a file that already exists, counting its size', async () => {
     const path = join(dir, 'deliveries.jsonl')
     const one = `${JSON.stringify(record(0))}\n`.length
-    await fileSink({ path }).write([record(1)])
+    const first = fileSink({ path })
+    await first.write([record(1)])
+    await first.close?.()
     const again = fileSink({ path, maxFileBytes: one + 1 })
     await again.write([record(2)])
+    await again.close?.()
     expect((await readCaptures(path)).map((r) => r.id)).toEqual(['rec_1', 'rec_2'])
     expect((await readdir(dir)).sort()).toEqual(['deliveries.jsonl', 'deliveries.jsonl.1'])
   })
@@ -73,12 +95,14 @@ describe('fileSink', () => {
 describe('readCaptures', () => {
   it('filters by event, outcome, time and id', async () => {
     const path = join(dir, 'deliveries.jsonl')
-    await fileSink({ path }).write([
+    const sink = fileSink({ path })
+    await sink.write([
       record(1),
       record(2, { outcome: 'failed', code: 'handler_error' }),
       record(3, { event: 'notification.responded' }),
       record(4, { outcome: 'failed', code: 'handler_error' }),
     ])
+    await sink.close?.()
     const ids = async (filter: Parameters<typeof readCaptures>[1]) =>
       (await readCaptures(path, filter)).map((r) => r.id)
     expect(await ids({ outcome: 'failed' })).toEqual(['rec_2', 'rec_4'])
