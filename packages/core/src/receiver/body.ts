@@ -75,7 +75,11 @@ export function readBody(body: BodyInput, limit: number, timeoutMs: number): Awa
     // The runtime's own arrayBuffer() is its fast path (no web stream is built on Node servers);
     // a length the HTTP layer enforces bounds it. Without one, the stream is read with the limit.
     if (Number.isInteger(declared) && declared <= limit) return readWhole(body, limit, timeoutMs)
-    return body.body ? readChunks(sourceOf(body.body), limit, timeoutMs) : { ok: true, bytes: EMPTY }
+    const stream = body.body
+    if (!stream) return { ok: true, bytes: EMPTY }
+    // A reader holds it: unreadable, which the receiver then reports as body_already_parsed.
+    if (stream.locked) return { ok: false, code: 'body_incomplete' }
+    return readChunks(sourceOf(stream), limit, timeoutMs)
   }
   if (isBodyReader(body)) return body.readBody(limit, timeoutMs)
   return readChunks(sourceOf(body), limit, timeoutMs)

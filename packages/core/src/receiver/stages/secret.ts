@@ -1,12 +1,12 @@
 import { type Attempt, attempt } from '../../awaitable.js'
-import { refuse } from '../answer.js'
 import type { BodyResult } from '../body.js'
 import type { Delivery, Environment, Step } from '../delivery.js'
 import { decodeJson } from '../json.js'
+import { refuseUnread } from './body.js'
 
 /** Takes the body read whole (or refuses why it was not), then finds the secrets to check it against. */
 export function findSecret(delivery: Delivery, env: Environment, body: BodyResult): Step<Attempt<unknown>> {
-  if (!body.ok) return refuse(delivery, env, body.code)
+  if (!body.ok) return refuseUnread(delivery, env, body.code)
   delivery.bytes = body.bytes
   if (env.staticSecrets) return env.staticSecrets
   // Parsed early only for a resolver, which may pick by the (untrusted) app id; reused after verification.
