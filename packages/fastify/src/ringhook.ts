@@ -1,14 +1,7 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
 import { beginArrival, bodyConsumed, closesConnection, readsBody, type WebhookRequest } from '@ringhook/core/adapter'
 import { ReadBody, StreamBody, toWebhookRequest as toNodeWebhookRequest } from '@ringhook/node'
-import type {
-  FastifyContentTypeParser,
-  FastifyPluginCallback,
-  FastifyReply,
-  FastifyRequest,
-  onRequestAbortHookHandler,
-  onResponseHookHandler,
-} from 'fastify'
+import type { FastifyContentTypeParser, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 
 /** Where the plugin's route is. */
 export interface RinghookOptions {
@@ -44,41 +37,29 @@ export function ringhook(receiver: Receiver, options: RinghookOptions = {}): Fas
     // receiver answers without waiting on a promise for the body (about 4% of a delivery's CPU:
     // bench/HISTORY.md). What the receiver refuses from the headers alone (another method, another
     // content type, a length over the limit, a body already consumed) is left to it, unread.
-    // Read before the route's handler calls the receiver, so counted as in flight from here until
-    // answered (or abandoned): close() waits for a body still arriving, as with the other adapters.
+    // Read before the route's handler calls the receiver, so counted as in flight while it arrives:
+    // close() waits for a body still arriving, as with the other adapters. Once read (or broken off),
+    // the handler runs and the receiver answers it, 503 if it is closing by then. Counting until the
+    // response instead took two Fastify hooks on every request of the plugin (bench/HISTORY.md).
     // A receiver already closing leaves the body unread, and its handle() answers 503 at once.
     const readAhead: FastifyContentTypeParser = (request, payload, parsed) => {
       if (request.raw.readableEnded || !readsBody(receiver.options, request.method, request.headers))
         return parsed(null)
       const done = beginArrival(receiver)
       if (!done) return parsed(null)
-      arrivals.set(request, done)
-      new StreamBody(payload).read(maxBodyBytes, bodyTimeoutMs, (body) => parsed(null, new ReadBody(body)))
+      new StreamBody(payload).read(maxBodyBytes, bodyTimeoutMs, (body) => {
+        done()
+        parsed(null, new ReadBody(body))
+      })
     }
     const leaveBody: FastifyContentTypeParser = (_request, _payload, parsed) => parsed(null)
     // Named, the service's content type is also a lookup Fastify caches; the catch-all it looks for
     // afresh on every request (~2 µs each).
     fastify.addContentTypeParser('application/json', readAhead)
     fastify.addContentTypeParser('*', leaveBody)
-    // Whatever answered it (the route, a hook of the app, Fastify's own errors), or the client left.
-    fastify.addHook('onResponse', answered)
-    fastify.addHook('onRequestAbort', abandoned)
     fastify.all(path, (request, reply) => respond(receiver, request, reply))
     done()
   }
-}
-
-/** The deliveries whose body the parser began to read, and what ends their count for close(). */
-const arrivals = new WeakMap<FastifyRequest, () => void>()
-
-const answered: onResponseHookHandler = (request, _reply, next) => {
-  arrivals.get(request)?.()
-  next()
-}
-
-const abandoned: onRequestAbortHookHandler = (request, next) => {
-  arrivals.get(request)?.()
-  next()
 }
 
 /**
