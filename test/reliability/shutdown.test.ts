@@ -183,11 +183,13 @@ describe.concurrent.each(adapters)('receiver.close(): $name', (adapter) => {
     const lanes = 16
     const burst = startBurst({ port: portOf(old.url), lanes, maxPerLane: 200, next: () => signed(gesture()) })
     await burst.answered(lanes * 3)
+    const closingAt = burst.elapsedMs()
     const result = await closeGracefully(old.server, old.receiver, { timeoutMs: 5000 })
+    const closedAt = burst.elapsedMs()
     const tally = await burst.done
     // No request was cut off after it was written; the ones that came too late were answered 503
     // with Retry-After and Connection: close, then their senders found the port closed.
-    expect(tally.lost).toEqual([])
+    expect(tally.lost, `closeGracefully ran from ${closingAt} to ${closedAt} ms in`).toEqual([])
     expect(tally.bad503).toEqual([])
     expect(Object.keys(tally.statuses).sort()).toEqual(['200', '503'])
     expect(answeredCount(tally) + tally.refused).toBe(tally.sent)

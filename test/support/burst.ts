@@ -39,6 +39,8 @@ export interface Burst {
   answered(count: number): Promise<void>
   /** Resolves when every lane has stopped: refused, or at its bound. */
   done: Promise<BurstTally>
+  /** Milliseconds since the burst began, to set beside a lost request's. */
+  elapsedMs(): number
 }
 
 type Outcome = 'answered' | 'closing' | 'refused' | 'lost'
@@ -57,7 +59,12 @@ export function startBurst(options: BurstOptions): Burst {
     }
   }
 
-  const send = async (): Promise<Outcome> => {
+  const started = performance.now()
+  // Where and when a request was lost, so a failure says which race it met.
+  const when = (lane: number, n: number) =>
+    `lane ${lane}, request ${n + 1}, ${Math.round(performance.now() - started)} ms in`
+
+  const send = async (lane: number, n: number): Promise<Outcome> => {
     const { body, headers } = await options.next()
     tally.sent++
     return new Promise<Outcome>((resolve) => {
@@ -77,7 +84,7 @@ export function startBurst(options: BurstOptions): Burst {
             resolve(closing ? 'closing' : 'answered')
           })
           res.on('error', () => {
-            tally.lost.push('response aborted')
+            tally.lost.push(`response aborted (${when(lane, n)})`)
             resolve('lost')
           })
         },
@@ -90,7 +97,8 @@ export function startBurst(options: BurstOptions): Burst {
           tally.refused++
           resolve('refused')
         } else {
-          tally.lost.push(`${error.code ?? error.message}${written ? ' after the request was written' : ''}`)
+          const after = written ? ' after the request was written' : ''
+          tally.lost.push(`${error.code ?? error.message}${after} (${when(lane, n)})`)
           resolve('lost')
         }
       })
@@ -98,13 +106,13 @@ export function startBurst(options: BurstOptions): Burst {
     })
   }
 
-  const lane = async () => {
+  const lane = async (index: number) => {
     for (let i = 0; i < options.maxPerLane; i++) {
-      if ((await send()) === 'refused') return
+      if ((await send(index, i)) === 'refused') return
     }
   }
 
-  const done = Promise.all(Array.from({ length: options.lanes }, lane)).then(() => {
+  const done = Promise.all(Array.from({ length: options.lanes }, (_, index) => lane(index))).then(() => {
     agent.destroy()
     for (const waiter of waiters.splice(0)) waiter.wake()
     return tally
@@ -113,6 +121,7 @@ export function startBurst(options: BurstOptions): Burst {
     tally,
     answered: (count) => (answers >= count ? Promise.resolve() : new Promise((wake) => waiters.push({ count, wake }))),
     done,
+    elapsedMs: () => Math.round(performance.now() - started),
   }
 }
 
