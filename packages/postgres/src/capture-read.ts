@@ -1,4 +1,4 @@
-import { type CapturedDelivery, type CaptureFilter, capturedDeliverySchema } from '@ringhook/core/capture'
+import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
 import { DEFAULT_CAPTURE_TABLE } from './capture-sink.js'
 import type { Queryable } from './client.js'
 import { tableOf } from './table.js'
@@ -29,6 +29,9 @@ export class PostgresCaptureError extends Error {
     super(message)
   }
 }
+
+/** `capturedDeliverySchema`, imported when reading. */
+type RecordSchema = typeof import('@ringhook/core/capture').capturedDeliverySchema
 
 const list = <T>(value: T | readonly T[]): readonly T[] => (Array.isArray(value) ? value : [value as T])
 const time = (value: Date | string): number => (typeof value === 'string' ? Date.parse(value) : value.getTime())
@@ -75,11 +78,13 @@ export async function readPostgresCaptures(options: ReadPostgresCapturesOptions)
   const sql = `SELECT id, record FROM ${table}${where.length > 0 ? ` WHERE ${where.join(' AND ')}` : ''}
   ORDER BY received_at, ctid${limit === undefined ? '' : ` LIMIT ${param(limit)}`}`
   const { rows } = await pool.query(sql, values)
-  return (rows as { id: string; record: unknown }[]).map((row) => recordOf(table, row))
+  // Loaded when reading, not with the package: a dedup store's cold start does not build the record's schema.
+  const { capturedDeliverySchema } = await import('@ringhook/core/capture')
+  return (rows as { id: string; record: unknown }[]).map((row) => recordOf(capturedDeliverySchema, table, row))
 }
 
 /** A row's record, checked. */
-function recordOf(table: string, row: { id: string; record: unknown }): CapturedDelivery {
+function recordOf(schema: RecordSchema, table: string, row: { id: string; record: unknown }): CapturedDelivery {
   let json = row.record
   if (typeof json === 'string') {
     try {
@@ -88,7 +93,7 @@ function recordOf(table: string, row: { id: string; record: unknown }): Captured
       throw new PostgresCaptureError(`${table} row ${row.id}: its \`record\` is not JSON`, table, row.id)
     }
   }
-  const parsed = capturedDeliverySchema.safeParse(json)
+  const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const issues = parsed.error.issues
       .map((issue) => `${issue.path.map(String).join('.') || '(record)'}: ${issue.message}`)

@@ -1,9 +1,4 @@
-import {
-  type CapturedDelivery,
-  type CaptureFilter,
-  capturedDeliverySchema,
-  matchesCapture,
-} from '@ringhook/core/capture'
+import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
 import { DEFAULT_CAPTURE_STREAM } from './capture-sink.js'
 
 /** The command {@link readRedisCaptures} needs, in ioredis' shape: an ioredis `Redis` or `Cluster` is one as it is. */
@@ -39,6 +34,9 @@ export class RedisCaptureError extends Error {
   }
 }
 
+/** `capturedDeliverySchema`, imported when reading. */
+type RecordSchema = typeof import('@ringhook/core/capture').capturedDeliverySchema
+
 /** Entries one `XRANGE` asks for: a large stream is read in replies of this size. */
 const PAGE = 1000
 
@@ -60,6 +58,8 @@ export async function readRedisCaptures(options: ReadRedisCapturesOptions): Prom
   if (count !== undefined && !(Number.isInteger(count) && count > 0))
     throw new TypeError(`readRedisCaptures: \`count\` must be a positive integer, got ${String(count)}`)
   const stream = options.stream ?? DEFAULT_CAPTURE_STREAM
+  // Loaded when reading, not with the package: a dedup store's cold start does not build the record's schema.
+  const { capturedDeliverySchema, matchesCapture } = await import('@ringhook/core/capture')
   const limit = count ?? Number.POSITIVE_INFINITY
   // Without a filter every entry is kept: ask for no more than are still wanted.
   const filtered = Object.values(filter).some((value) => value !== undefined)
@@ -69,7 +69,7 @@ export async function readRedisCaptures(options: ReadRedisCapturesOptions): Prom
     const size = filtered ? PAGE : Math.min(PAGE, limit - records.length)
     const entries = await client.xrange(stream, start, '+', 'COUNT', size)
     for (const [id, fields] of entries) {
-      const record = recordOf(stream, id, fields)
+      const record = recordOf(capturedDeliverySchema, stream, id, fields)
       if (matchesCapture(record, filter)) records.push(record)
       if (records.length >= limit) break
     }
@@ -81,7 +81,7 @@ export async function readRedisCaptures(options: ReadRedisCapturesOptions): Prom
 }
 
 /** The record an entry holds in its `record` field, checked. */
-function recordOf(stream: string, id: string, fields: readonly string[]): CapturedDelivery {
+function recordOf(schema: RecordSchema, stream: string, id: string, fields: readonly string[]): CapturedDelivery {
   let text: string | undefined
   for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'record') text = fields[i + 1]
   if (text === undefined) throw new RedisCaptureError(`${stream} entry ${id} has no \`record\` field`, stream, id)
@@ -91,7 +91,7 @@ function recordOf(stream: string, id: string, fields: readonly string[]): Captur
   } catch {
     throw new RedisCaptureError(`${stream} entry ${id}: its \`record\` is not JSON`, stream, id)
   }
-  const parsed = capturedDeliverySchema.safeParse(json)
+  const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const issues = parsed.error.issues
       .map((issue) => `${issue.path.map(String).join('.') || '(record)'}: ${issue.message}`)
