@@ -5,8 +5,11 @@
  * @packageDocumentation
  * @document ../README.md
  */
+
+// The filter every capture reader shares (file, Redis stream, Postgres table), from core: exported here as before.
+export { type CaptureFilter, matchesCapture } from '@ringhook/core/capture'
 export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type FileSinkOptions, fileSink } from './file-sink.js'
-export { CaptureFileError, type CaptureFilter, matchesCapture, parseCaptures, readCaptures } from './read.js'
+export { CaptureFileError, parseCaptures, readCaptures } from './read.js'
 export {
   mergePatch,
   type ReplayOptions,

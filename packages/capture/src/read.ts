@@ -1,21 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { describeIssues } from '@ringhook/core/api'
-import { type CapturedDelivery, type CaptureOutcome, capturedDeliverySchema } from '@ringhook/core/capture'
-
-/** Which captured deliveries to take; every field given must match. */
-export interface CaptureFilter {
-  /** The event's name, or any of several. */
-  event?: string | readonly string[]
-  /** What the delivery came to, or any of several. */
-  outcome?: CaptureOutcome | readonly CaptureOutcome[]
-  /** Arrived at or after this time. */
-  since?: Date | string
-  /** Arrived before this time. */
-  until?: Date | string
-  /** The record's id, or any of several. */
-  id?: string | readonly string[]
-}
+import {
+  type CapturedDelivery,
+  type CaptureFilter,
+  capturedDeliverySchema,
+  matchesCapture,
+} from '@ringhook/core/capture'
 
 /** A line of a capture file that is not a captured delivery: where, and what is wrong with it. */
 export class CaptureFileError extends Error {
@@ -87,21 +78,4 @@ export function parseCaptures(text: string, file = '(text)'): CapturedDelivery[]
     records.push(parsed.data)
   }
   return records
-}
-
-const anyOf = <T>(wanted: T | readonly T[] | undefined, value: T | undefined): boolean =>
-  wanted === undefined || (Array.isArray(wanted) ? wanted.includes(value) : wanted === value)
-
-const time = (value: Date | string): number => (typeof value === 'string' ? Date.parse(value) : value.getTime())
-
-/** Whether a record matches every field of the filter. */
-export function matchesCapture(record: CapturedDelivery, filter: CaptureFilter): boolean {
-  const at = Date.parse(record.receivedAt)
-  return (
-    anyOf(filter.event, record.event) &&
-    anyOf(filter.outcome, record.outcome) &&
-    anyOf(filter.id, record.id) &&
-    (filter.since === undefined || at >= time(filter.since)) &&
-    (filter.until === undefined || at < time(filter.until))
-  )
 }

@@ -1,11 +1,12 @@
 /**
  * Capture: recording answered deliveries, exactly as they arrived, to a sink, for replay. For apps
  * (`createCapture`, passed to `createReceiver({ capture })`) and for sink authors (`CaptureSink`,
- * `CapturedDelivery`).
+ * `CapturedDelivery`), and for capture readers (`CaptureFilter`, `matchesCapture`).
  *
  * @packageDocumentation
  */
 export { type Capture, type CaptureStats, createCapture } from './capture/capture.js'
+export { type CaptureFilter, matchesCapture } from './capture/filter.js'
 export { type CaptureOptions, DEFAULT_CAPTURE_BYTES } from './capture/options.js'
 export { hashValue, type PersonalAction, type PersonalFields } from './capture/personal.js'
 export {

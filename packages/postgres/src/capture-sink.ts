@@ -16,8 +16,8 @@ export interface PostgresCaptureSinkOptions {
 /**
  * A capture sink inserting each batch of records into a table in one statement: the whole record in
  * `record` (jsonb), with `id`, `received_at`, `event`, `outcome` and `code` as columns to query by.
- * `migrate(pool)` creates the table. Read records back with `SELECT record FROM ringhook_captures
- * WHERE ... ORDER BY received_at`, then `replay()` from `@ringhook/capture`.
+ * `migrate(pool)` creates the table. Read records back with {@link readPostgresCaptures}, then
+ * `replay()` from `@ringhook/capture`.
  *
  * @example
  * await migrate(pool)

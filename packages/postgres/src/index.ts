@@ -1,11 +1,12 @@
 /**
  * Postgres for ringhook receivers: a dedup store shared by every instance, and an inbox that
  * commits a handler's writes together with the delivery's claim, so its effect happens once; and a
- * table for captured deliveries.
+ * table for captured deliveries, with its reader for replay.
  *
  * @packageDocumentation
  * @document ../README.md
  */
+export { PostgresCaptureError, type ReadPostgresCapturesOptions, readPostgresCaptures } from './capture-read.js'
 export { DEFAULT_CAPTURE_TABLE, type PostgresCaptureSinkOptions, postgresCaptureSink } from './capture-sink.js'
 export type { ClientOf, PooledClient, PoolLike, Queryable } from './client.js'
 export { PostgresStoreError, type PostgresStoreOperation } from './errors.js'

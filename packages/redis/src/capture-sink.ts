@@ -24,7 +24,7 @@ export const DEFAULT_CAPTURE_STREAM_LENGTH = 100_000
 /**
  * A capture sink appending each record to a Redis stream, as the JSON text of its `record` field,
  * with `event` and `outcome` beside it. Trimmed with `MAXLEN ~`, which Redis does cheaply. Read it
- * back with `XRANGE` and `JSON.parse` of each entry's `record`, then `replay()` from `@ringhook/capture`.
+ * back with {@link readRedisCaptures}, then `replay()` from `@ringhook/capture`.
  *
  * @example
  * import { Redis } from 'ioredis'

@@ -1,10 +1,16 @@
 /**
  * A dedup store on Redis, for receivers that run as several instances behind a load balancer, and
- * a Redis stream sink for captured deliveries.
+ * a Redis stream for captured deliveries: a sink writing them, and a reader for replay.
  *
  * @packageDocumentation
  * @document ../README.md
  */
+export {
+  type ReadRedisCapturesOptions,
+  RedisCaptureError,
+  type RedisStreamReader,
+  readRedisCaptures,
+} from './capture-read.js'
 export {
   DEFAULT_CAPTURE_STREAM,
   DEFAULT_CAPTURE_STREAM_LENGTH,
