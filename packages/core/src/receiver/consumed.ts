@@ -26,8 +26,13 @@ export function bodyGone(body: BodyInput): boolean {
   return 'locked' in body && body.locked === true
 }
 
-/** After reading failed: whether it failed because a reader holds the Fetch `Request`'s stream. */
+/**
+ * After reading failed: whether it failed because a reader holds the Fetch `Request`'s stream. A read
+ * that began and broke off (the client left) leaves the body used; one refused for a lock leaves it
+ * unused and locked. Asked in that order, so a broken read never asks for `request.body`.
+ */
 export function bodyLocked(body: BodyInput): boolean {
   if (body === null || typeof body !== 'object' || !('bodyUsed' in body)) return false
-  return (body as { readonly body?: ReadableStream | null }).body?.locked === true
+  const request = body as { readonly bodyUsed: boolean; readonly body?: ReadableStream | null }
+  return !request.bodyUsed && request.body?.locked === true
 }
