@@ -148,6 +148,20 @@ describe('capture', () => {
     expect(record.request.bytes).toBe(gesture(8, { external_user_id: 'alice@example.com' }).length)
   })
 
+  it('hashes a value the same before and after its digest is remembered or forgotten, apart per salt', async () => {
+    const { createHash } = await import('node:crypto')
+    const expected = (value: unknown, salt: string) =>
+      `sha256:${createHash('sha256').update(`${salt}${JSON.stringify(value)}`).digest('hex')}`
+    // More distinct values than are remembered, so the first ones are forgotten and hashed again.
+    for (let round = 0; round < 2; round++) {
+      for (let n = 0; n < 3000; n += 7) {
+        expect(hashValue(`user_${n}`, 'pepper')).toBe(expected(`user_${n}`, 'pepper'))
+        expect(hashValue(`user_${n}`, 'salt')).toBe(expected(`user_${n}`, 'salt'))
+        expect(hashValue({ id: n }, 'pepper')).toBe(expected({ id: n }, 'pepper'))
+      }
+    }
+  })
+
   it('hashes a personal field whose key is written with escapes', async () => {
     const { sink, capture, receiver } = setup({ salt: 'pepper' })
     const body = gesture(14).replace('"data"', '"external\\u005fuser_id":"mallory_9","data"')

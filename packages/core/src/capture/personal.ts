@@ -53,6 +53,22 @@ function without(value: unknown, names: ReadonlySet<string>, action: PersonalAct
 
 const DROPPED = Symbol('dropped')
 
+/**
+ * Digests of values seen lately, by what was hashed. A user's deliveries repeat their id, and the
+ * SHA-256 was about a sixth of a record's cost (bench/HISTORY.md, 2026-11-26). Emptied when full,
+ * so it holds at most RECENT_DIGESTS values, in this process only.
+ */
+const recentDigests = new Map<string, string>()
+const RECENT_DIGESTS = 1024
+
 /** The salted digest of a value: the same value and salt always give the same digest, so records still group by it. */
-export const hashValue = (value: unknown, salt: string): string =>
-  `sha256:${sha256Hex(`${salt}${JSON.stringify(value)}`)}`
+export function hashValue(value: unknown, salt: string): string {
+  const input = `${salt}${JSON.stringify(value)}`
+  let digest = recentDigests.get(input)
+  if (digest === undefined) {
+    if (recentDigests.size >= RECENT_DIGESTS) recentDigests.clear()
+    digest = `sha256:${sha256Hex(input)}`
+    recentDigests.set(input, digest)
+  }
+  return digest
+}
