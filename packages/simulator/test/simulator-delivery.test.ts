@@ -62,7 +62,14 @@ describe('signed delivery', () => {
       sequence: [{ type: 'tap' }, { type: 'pulse' }],
       message: 'Got it',
     })
-    expect(target.events).toEqual(['app.installed', 'app.activated', 'gesture'])
+    // Sent in the spec's lifecycle order, each on its own request: they may arrive in either order.
+    expect(sim.log.deliveries().map((delivery) => delivery.event)).toEqual([
+      'app.installed',
+      'app.activated',
+      'gesture',
+    ])
+    expect([...target.events].sort()).toEqual(['app.activated', 'app.installed', 'gesture'])
+    expect(target.events.at(-1)).toBe('gesture')
     const gesture = result.delivery?.payload
     expect(webhookEventSchema.parse(gesture)).toMatchObject({
       event: 'gesture',
