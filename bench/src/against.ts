@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { build } from 'tsup'
+import { compile } from './bundle.js'
 import type { HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
 import type { Kit } from './micro/contenders.js'
@@ -39,22 +39,7 @@ export async function againstKit(root: string): Promise<Kit> {
  */
 export async function againstServer(root: string): Promise<string> {
   const outDir = resolve(root, 'bench/.tmp/bundle-against')
-  await build({
-    entry: { server: resolve(root, 'bench/src/http/server.ts') },
-    outDir,
-    format: ['esm'],
-    platform: 'node',
-    target: 'node20',
-    bundle: true,
-    skipNodeModulesBundle: true,
-    splitting: false,
-    sourcemap: false,
-    dts: false,
-    clean: true,
-    silent: true,
-    config: false,
-    tsconfig: resolve(root, 'bench/tsconfig.json'),
-  })
+  await compile({ server: resolve(root, 'bench/src/http/server.ts') }, outDir, resolve(root, 'bench/tsconfig.json'))
   return resolve(outDir, 'server.js')
 }
 

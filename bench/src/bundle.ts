@@ -19,14 +19,29 @@ export interface Children {
  * packages' own built dist, exactly what users install.
  */
 export async function bundleChildren(): Promise<Children> {
-  await build({
-    entry: {
+  await compile(
+    {
       server: 'src/http/server.ts',
       'store-growth': 'src/memory/store-growth.ts',
       'entry-cost': 'src/memory/entry-cost.ts',
       coldstart: 'src/coldstart/child.ts',
     },
-    outDir: OUT_DIR,
+    OUT_DIR,
+    `${BENCH_DIR}tsconfig.json`,
+  )
+  return {
+    server: `${OUT_DIR}server.js`,
+    storeGrowth: `${OUT_DIR}store-growth.js`,
+    entryCost: `${OUT_DIR}entry-cost.js`,
+    coldStart: `${OUT_DIR}coldstart.js`,
+  }
+}
+
+/** Compiles `entry` scripts into `outDir` as plain ESM, their dependencies left to resolve from there. */
+export async function compile(entry: Record<string, string>, outDir: string, tsconfig: string): Promise<void> {
+  await build({
+    entry,
+    outDir,
     format: ['esm'],
     platform: 'node',
     target: 'node20',
@@ -38,12 +53,6 @@ export async function bundleChildren(): Promise<Children> {
     clean: true,
     silent: true,
     config: false,
-    tsconfig: `${BENCH_DIR}tsconfig.json`,
+    tsconfig,
   })
-  return {
-    server: `${OUT_DIR}server.js`,
-    storeGrowth: `${OUT_DIR}store-growth.js`,
-    entryCost: `${OUT_DIR}entry-cost.js`,
-    coldStart: `${OUT_DIR}coldstart.js`,
-  }
 }

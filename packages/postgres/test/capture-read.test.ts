@@ -1,36 +1,12 @@
-import { createReceiver, RinghookConfigError, silentLogger, vibe, withExtras } from '@ringhook/core'
-import {
-  type CapturedDelivery,
-  type CaptureFilter,
-  type CaptureSink,
-  createCapture,
-  matchesCapture,
-} from '@ringhook/core/capture'
-import { signWebhook } from '@ringhook/core/signature'
+import { RinghookConfigError } from '@ringhook/core'
+import { type CapturedDelivery, type CaptureFilter, matchesCapture } from '@ringhook/core/capture'
 import { migrate, PostgresCaptureError, postgresCaptureSink, readPostgresCaptures } from '@ringhook/postgres'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectPostgres, uniqueTable } from '../../../test/postgres/support/postgres.js'
+import { captureTraffic } from '../../../test/support/capture-traffic.js'
 
 const secret = 'whsec_pg_read'
-const gesture = (user: string, data: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    event: 'gesture',
-    gesture_type: 'tap',
-    user_app_id: user,
-    app_id: 'app_pg_read',
-    timestamp: new Date().toISOString(),
-    data,
-  })
-const responded = (user: string) =>
-  JSON.stringify({
-    event: 'notification.responded',
-    user_app_id: user,
-    app_id: 'app_pg_read',
-    timestamp: new Date().toISOString(),
-    data: { event_id: `evt_${user}`, response: 'yes' },
-  })
-
 /** A synthetic record arriving at `ms` past 08:00. */
 const synthetic = (id: string, ms: number): CapturedDelivery => ({
   v: 1,
@@ -63,49 +39,12 @@ describe('readPostgresCaptures on the shared Postgres', () => {
     await pool.end()
   })
 
-  /**
-   * Real signed deliveries through a receiver capturing to `table` with the real sink: accepted, a
-   * duplicate, a handler failure, a bad signature, a notification answer. Returns what the capture
-   * handed the sink, in order.
-   */
-  async function captureTraffic(table: string): Promise<CapturedDelivery[]> {
-    const sink = postgresCaptureSink({ pool, table })
-    const captured: CapturedDelivery[] = []
-    const tee: CaptureSink = {
-      write: async (records) => {
-        captured.push(...records)
-        await sink.write(records)
-      },
-    }
-    const capture = createCapture({ sink: tee, logger: silentLogger })
-    const receiver = createReceiver({ secret, logger: silentLogger, capture })
-    receiver.on('gesture', (event) => {
-      if (withExtras(event).data.fail) throw new Error('handler broke')
-      return vibe('tap')
-    })
-    receiver.on('notification.responded', () => {})
-    const first = gesture('u_1')
-    const traffic: [string, string][] = [
-      [first, secret],
-      [first, secret], // a retry: answered as a duplicate
-      [gesture('u_2', { fail: true }), secret],
-      [gesture('u_3'), 'whsec_wrong'],
-      [responded('u_4'), secret],
-    ]
-    for (const [body, key] of traffic) {
-      const { headers } = await signWebhook({ secret: key, body })
-      await receiver.handle({ method: 'POST', headers, rawBody: body })
-    }
-    await capture.flush()
-    expect(capture.stats()).toMatchObject({ written: 5, failed: 0 })
-    await receiver.close()
-    await capture.close()
-    return captured
-  }
+  /** The five deliveries of captureTraffic() through the real sink; what the capture handed it. */
+  const captureTo = (table: string) => captureTraffic(postgresCaptureSink({ pool, table }), secret, 'app_pg_read')
 
   it('reads back every record the sink wrote, equal to what was captured, in the order they arrived', async () => {
     const table = await freshCaptures()
-    const captured = await captureTraffic(table)
+    const captured = await captureTo(table)
     const records = await readPostgresCaptures({ pool, table })
     expect(records.map((r) => r.outcome)).toEqual(['accepted', 'duplicate', 'failed', 'refused', 'accepted'])
     expect(records).toEqual(captured)
@@ -113,7 +52,7 @@ describe('readPostgresCaptures on the shared Postgres', () => {
 
   it('filters in SQL as matchesCapture (and readCaptures) does, and stops at limit', async () => {
     const table = await freshCaptures()
-    const captured = await captureTraffic(table)
+    const captured = await captureTo(table)
     const [first, , third, fourth] = captured as [
       CapturedDelivery,
       CapturedDelivery,
@@ -159,7 +98,7 @@ describe('readPostgresCaptures on the shared Postgres', () => {
 
   it('throws PostgresCaptureError naming the row that is not a captured delivery', async () => {
     const table = await freshCaptures()
-    await captureTraffic(table)
+    await captureTo(table)
     await pool.query(
       `INSERT INTO ${table} (id, received_at, event, outcome, record) VALUES ('rec_bad', now(), 'gesture', 'failed', $1)`,
       [JSON.stringify({ v: 1, id: 'rec_bad', outcome: 'failed' })],

@@ -1,36 +1,11 @@
-import { createReceiver, silentLogger, vibe, withExtras } from '@ringhook/core'
-import {
-  type CapturedDelivery,
-  type CaptureFilter,
-  type CaptureSink,
-  createCapture,
-  matchesCapture,
-} from '@ringhook/core/capture'
-import { signWebhook } from '@ringhook/core/signature'
+import { type CapturedDelivery, type CaptureFilter, matchesCapture } from '@ringhook/core/capture'
 import { RedisCaptureError, readRedisCaptures, redisCaptureSink } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectRedis, uniquePrefix } from '../../../test/redis/support/redis.js'
+import { captureTraffic } from '../../../test/support/capture-traffic.js'
 
 const secret = 'whsec_redis_read'
-const gesture = (user: string, data: Record<string, unknown> = {}) =>
-  JSON.stringify({
-    event: 'gesture',
-    gesture_type: 'tap',
-    user_app_id: user,
-    app_id: 'app_read',
-    timestamp: new Date().toISOString(),
-    data,
-  })
-const responded = (user: string) =>
-  JSON.stringify({
-    event: 'notification.responded',
-    user_app_id: user,
-    app_id: 'app_read',
-    timestamp: new Date().toISOString(),
-    data: { event_id: `evt_${user}`, response: 'yes' },
-  })
-
 /** A synthetic record, for streams too long to fill through a receiver. */
 const synthetic = (n: number): CapturedDelivery => ({
   v: 1,
@@ -67,49 +42,12 @@ describe('readRedisCaptures on the shared Redis', () => {
     return id
   }
 
-  /**
-   * Real signed deliveries through a receiver capturing to the stream with the real sink: accepted,
-   * a duplicate, a handler failure, a bad signature, a notification answer. Returns what the
-   * capture handed the sink, in order.
-   */
-  async function captureTraffic(key: string): Promise<CapturedDelivery[]> {
-    const sink = redisCaptureSink({ client: redis, key })
-    const captured: CapturedDelivery[] = []
-    const tee: CaptureSink = {
-      write: async (records) => {
-        captured.push(...records)
-        await sink.write(records)
-      },
-    }
-    const capture = createCapture({ sink: tee, logger: silentLogger })
-    const receiver = createReceiver({ secret, logger: silentLogger, capture })
-    receiver.on('gesture', (event) => {
-      if (withExtras(event).data.fail) throw new Error('handler broke')
-      return vibe('tap')
-    })
-    receiver.on('notification.responded', () => {})
-    const first = gesture('u_1')
-    const traffic: [string, string][] = [
-      [first, secret],
-      [first, secret], // a retry: answered as a duplicate
-      [gesture('u_2', { fail: true }), secret],
-      [gesture('u_3'), 'whsec_wrong'],
-      [responded('u_4'), secret],
-    ]
-    for (const [body, key] of traffic) {
-      const { headers } = await signWebhook({ secret: key, body })
-      await receiver.handle({ method: 'POST', headers, rawBody: body })
-    }
-    await capture.flush()
-    expect(capture.stats()).toMatchObject({ written: 5, failed: 0 })
-    await receiver.close()
-    await capture.close()
-    return captured
-  }
+  /** The five deliveries of captureTraffic() through the real sink; what the capture handed it. */
+  const captureTo = (key: string) => captureTraffic(redisCaptureSink({ client: redis, key }), secret, 'app_read')
 
   it('reads back every record the sink wrote, equal to what was captured, oldest first', async () => {
     const key = stream()
-    const captured = await captureTraffic(key)
+    const captured = await captureTo(key)
     const records = await readRedisCaptures({ client: redis, stream: key })
     expect(records.map((r) => r.outcome)).toEqual(['accepted', 'duplicate', 'failed', 'refused', 'accepted'])
     expect(records).toEqual(captured)
@@ -131,7 +69,7 @@ describe('readRedisCaptures on the shared Redis', () => {
 
   it('keeps what the filter keeps, as matchesCapture (and readCaptures) does', async () => {
     const key = stream()
-    const captured = await captureTraffic(key)
+    const captured = await captureTo(key)
     const [first, , third, fourth] = captured as [
       CapturedDelivery,
       CapturedDelivery,
@@ -193,7 +131,7 @@ describe('readRedisCaptures on the shared Redis', () => {
 
   it('throws RedisCaptureError naming the entry that is not a captured delivery', async () => {
     const key = stream()
-    await captureTraffic(key)
+    await captureTo(key)
     const bad = await add(key, 'record', JSON.stringify({ v: 1, id: 'x' }), 'event', '', 'outcome', 'x')
     const error = await readRedisCaptures({ client: redis, stream: key }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(RedisCaptureError)
