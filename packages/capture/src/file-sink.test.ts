@@ -49,6 +49,21 @@ describe('fileSink', () => {
     expect(lines.map((line) => JSON.parse(line).id)).toEqual(['rec_1', 'rec_2', 'rec_3'])
   })
 
+  it('writes text beyond ASCII byte for byte, and rotates by bytes, not characters', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    const wide = (n: number) =>
+      record(n, { request: { ...record(n).request, body: '{"response":"emoji:👍","name":"Zoë"}' } })
+    const one = Buffer.byteLength(`${JSON.stringify(wide(0))}\n`)
+    // Room for exactly two records a file, counted in bytes (fewer characters than bytes).
+    const sink = fileSink({ path, maxFileBytes: one * 2, maxFiles: 5 })
+    for (let n = 0; n < 4; n++) await sink.write([wide(n)])
+    await sink.close?.()
+    expect((await readdir(dir)).sort()).toEqual(['deliveries.jsonl', 'deliveries.jsonl.1'])
+    const read = await readCaptures(path)
+    expect(read).toEqual([wide(0), wide(1), wide(2), wide(3)])
+    expect((await readFile(path)).length).toBe(one * 2)
+  })
+
   it.runIf(process.platform === 'linux')('keeps one file open across batches and closes it on close', async () => {
     const path = join(dir, 'deliveries.jsonl')
     const sink = fileSink({ path })
