@@ -151,7 +151,9 @@ describe('capture', () => {
   it('hashes a value the same before and after its digest is remembered or forgotten, apart per salt', async () => {
     const { createHash } = await import('node:crypto')
     const expected = (value: unknown, salt: string) =>
-      `sha256:${createHash('sha256').update(`${salt}${JSON.stringify(value)}`).digest('hex')}`
+      `sha256:${createHash('sha256')
+        .update(`${salt}${JSON.stringify(value)}`)
+        .digest('hex')}`
     // More distinct values than are remembered, so the first ones are forgotten and hashed again.
     for (let round = 0; round < 2; round++) {
       for (let n = 0; n < 3000; n += 7) {
