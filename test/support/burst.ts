@@ -35,7 +35,12 @@ export interface BurstOptions {
 
 export interface Burst {
   tally: BurstTally
-  /** Resolves once `count` answers have arrived. */
+  /**
+   * Resolves once `count` answers have arrived, and at least one on every lane: then each lane has
+   * its kept-alive connection, and opens no new one until an answer closes it. A connection still
+   * in the listen queue when the server stops listening is reset by the kernel after the client
+   * wrote its request, whatever the server does; a shutdown test must not start there.
+   */
   answered(count: number): Promise<void>
   /** Resolves when every lane has stopped: refused, or at its bound. */
   done: Promise<BurstTally>
@@ -50,10 +55,13 @@ export function startBurst(options: BurstOptions): Burst {
   const agent = new Agent({ keepAlive: true, maxSockets: options.lanes })
   const tally: BurstTally = { sent: 0, statuses: {}, refused: 0, lost: [], bad503: [] }
   let answers = 0
+  const lanesAnswered = new Set<number>()
   const waiters: { count: number; wake: () => void }[] = []
-  const onAnswer = () => {
+  const ready = (count: number) => answers >= count && lanesAnswered.size === options.lanes
+  const onAnswer = (lane: number) => {
     answers++
-    for (const waiter of waiters.filter((w) => answers >= w.count)) {
+    lanesAnswered.add(lane)
+    for (const waiter of waiters.filter((w) => ready(w.count))) {
       waiters.splice(waiters.indexOf(waiter), 1)
       waiter.wake()
     }
@@ -80,7 +88,7 @@ export function startBurst(options: BurstOptions): Burst {
             if (status === 503 && (res.headers['retry-after'] === undefined || !closing)) {
               tally.bad503.push(JSON.stringify(res.headers))
             }
-            onAnswer()
+            onAnswer(lane)
             resolve(closing ? 'closing' : 'answered')
           })
           res.on('error', () => {
@@ -119,7 +127,7 @@ export function startBurst(options: BurstOptions): Burst {
   })
   return {
     tally,
-    answered: (count) => (answers >= count ? Promise.resolve() : new Promise((wake) => waiters.push({ count, wake }))),
+    answered: (count) => (ready(count) ? Promise.resolve() : new Promise((wake) => waiters.push({ count, wake }))),
     done,
     elapsedMs: () => Math.round(performance.now() - started),
   }

@@ -22,7 +22,8 @@ export interface ClosableServer {
 /**
  * Stops a node:http server (plain, Express or @hono/node-server) and its receiver for a deploy.
  *
- * 1. The port closes at once: new connections are refused before the client writes anything.
+ * 1. The port closes at once: new connections are refused before the client writes anything (one the
+ *    kernel had queued but not yet handed to Node at that instant is reset by the OS).
  * 2. Deliveries that still arrive on open connections get 503 `shutting_down` with
  *    `Retry-After: 1` and `Connection: close`, so the service retries them elsewhere and the
  *    connection ends after the answer; running handlers get `timeoutMs` (default 10 s) to finish.
