@@ -63,6 +63,8 @@ export interface NodeReadable {
   on(event: string, listener: (chunk: Uint8Array) => void): unknown
   /** Stops the flow of a body that is refused part-way. */
   pause(): unknown
+  /** True once the stream is torn down: a client that hung up before the body was read. */
+  readonly destroyed?: boolean
 }
 
 /**
@@ -93,6 +95,12 @@ export class StreamBody implements BodyReader {
    */
   read(limit: number, timeoutMs: number, done: (result: BodyResult) => void): void {
     const stream = this.#stream
+    // Torn down before anyone listened (a middleware that waited before ringhook, a starved
+    // server): its 'close' is gone, and waiting for events would end only at the body timeout.
+    if (stream.destroyed) {
+      done({ ok: false, code: 'body_incomplete' })
+      return
+    }
     let chunks: Uint8Array[] | undefined = []
     let size = 0
     const finish = (result: BodyResult): void => {

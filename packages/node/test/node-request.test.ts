@@ -1,3 +1,4 @@
+import { once } from 'node:events'
 import { Readable } from 'node:stream'
 import { createReceiver, silentLogger } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
@@ -35,6 +36,15 @@ describe('toWebhookRequest', () => {
     const read = new StreamBody(stream).readBody(1024, 1000)
     stream.destroy(new Error('aborted'))
     expect(await read).toEqual({ ok: false, code: 'body_incomplete' })
+  })
+
+  it('answers body_incomplete at once for a stream torn down before it was read', async () => {
+    // A middleware that waited before ringhook, while the client hung up: 'close' came and went.
+    const stream = new Readable({ read() {} })
+    stream.push('{"event":')
+    stream.destroy()
+    await once(stream, 'close')
+    expect(await new StreamBody(stream).readBody(1024, 60_000)).toEqual({ ok: false, code: 'body_incomplete' })
   })
 
   it('leaves its listeners on the stream once the body is read, and ignores what comes after', async () => {
