@@ -57,6 +57,15 @@ describe('Next.js route handler recipe', () => {
     })
   })
 
+  it('answers a 200-character gesture type with a vibe whose message fits the 80-character rule', async () => {
+    const long = 'g'.repeat(200)
+    const response = await route.POST(await signedRequest(long))
+    expect(response.status).toBe(200)
+    const { vibe } = (await response.json()) as { vibe: { message: string } }
+    expect(Array.from(vibe.message)).toHaveLength(80)
+    expect(vibe.message).toBe(`Got your ${'g'.repeat(70)}…`)
+  })
+
   it('rejects a tampered body with 401', async () => {
     const request = await signedRequest()
     const tampered = new NextRequest(request.url, {
