@@ -1,4 +1,5 @@
 import { EXIT, type Io } from './io.js'
+import { isMissing } from './optional.js'
 
 const PACKAGE = '@ringhook/bullmq'
 
@@ -12,7 +13,7 @@ export async function jobs(args: string[], io: Io): Promise<number> {
   try {
     bullmq = await import('@ringhook/bullmq')
   } catch (error) {
-    if (!isMissing(error)) throw error
+    if (!isMissing(error, PACKAGE)) throw error
     io.err(
       `✘ "ringhook jobs" needs ${PACKAGE}: install it beside @ringhook/cli (npm install ${PACKAGE}), ` +
         `or run npx -p @ringhook/cli -p ${PACKAGE} ringhook jobs ...`,
@@ -22,9 +23,4 @@ export async function jobs(args: string[], io: Io): Promise<number> {
   // Its writers end lines themselves; ours add one.
   const line = (write: (text: string) => void) => (text: string) => write(text.replace(/\n$/, ''))
   return bullmq.runJobsCli(args, { stdout: line(io.out), stderr: line(io.err), env: process.env })
-}
-
-function isMissing(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${PACKAGE}'`)
 }
