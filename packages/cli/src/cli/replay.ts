@@ -12,13 +12,26 @@ import {
 } from '@ringhook/capture'
 import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
 import { captureOutcomeSchema } from '@ringhook/core/capture'
+import { type CaptureStore, CaptureStoreError, readStoreCaptures } from './capture-source.js'
 import { EXIT, type Io, parseCommand, parseJson, UsageError } from './io.js'
 
 export const replayHelp = `Usage: ringhook replay <capture.jsonl> --url <url> [options]
+       ringhook replay --redis <url> [--stream <key>] --url <url> [options]
+       ringhook replay --postgres <url> [--table <name>] --url <url> [options]
 
-Sends captured deliveries (a file written by fileSink from @ringhook/capture, with its rotated
-files) to a receiver, one after another in the order captured, each signed again with the
-target's secret and a fresh timestamp; then prints what each got, and a summary.
+Sends captured deliveries to a receiver, one after another in the order captured, each signed again
+with the target's secret and a fresh timestamp; then prints what each got, and a summary. They are
+read from one of: a file written by fileSink from @ringhook/capture (with its rotated files), the
+Redis stream of redisCaptureSink (@ringhook/redis), or the Postgres table of postgresCaptureSink
+(@ringhook/postgres). Those two packages are optional: install the one you read from beside the
+CLI (and pg for Postgres).
+
+Where from (one of them):
+  <capture.jsonl>      a capture file
+  --redis <url>        a Redis: redis://127.0.0.1:6379/0
+  --stream <key>       its stream; default ringhook:captures
+  --postgres <url>     a Postgres: postgres://user@127.0.0.1:5432/app
+  --table <name>       its table; default ringhook_captures
 
 Options:
   --url <url>          the receiver to send to (required)
@@ -32,10 +45,15 @@ Options:
   --patch <file>       change each payload with a JSON Merge Patch file (RFC 7396), for scripts
   --json               print the summary as JSON
 
-Exit codes: 0 every delivery answered 2xx (or a dry run), 1 one was not, 2 usage error,
-3 the receiver did not answer.`
+Exit codes: 0 every delivery answered 2xx (or a dry run), 1 one was not, 2 usage error (or a
+store's package not installed, or what was read is not captures), 3 the receiver, Redis or
+Postgres did not answer.`
 
 const REPLAY_FLAGS = {
+  redis: { type: 'string' },
+  stream: { type: 'string' },
+  postgres: { type: 'string' },
+  table: { type: 'string' },
   url: { type: 'string' },
   secret: { type: 'string' },
   event: { type: 'string' },
@@ -52,7 +70,7 @@ export async function replay(args: string[], io: Io): Promise<number> {
   const parsed = parseCommand(args, REPLAY_FLAGS, replayHelp, io)
   if (parsed === null) return EXIT.ok
   const { values, positionals } = parsed
-  if (positionals.length !== 1) throw new UsageError('Give one capture file: ringhook replay captures/deliveries.jsonl')
+  const source = sourceOf(values, positionals)
   if (!values.url) throw new UsageError('--url is required: the receiver to send the deliveries to.')
   const secret = values.secret ?? process.env.RING_WEBHOOK_SECRET
   if (!secret) throw new UsageError("--secret (or RING_WEBHOOK_SECRET) is required: the target's webhook secret.")
@@ -61,10 +79,13 @@ export async function replay(args: string[], io: Io): Promise<number> {
 
   let records: CapturedDelivery[]
   try {
-    records = await readCaptures(positionals[0] as string, filterOf(values))
+    const filter = filterOf(values)
+    records = typeof source === 'string' ? await readCaptures(source, filter) : await readStoreCaptures(source, filter)
   } catch (error) {
     if (error instanceof CaptureFileError) throw new UsageError(error.message)
-    throw error
+    if (!(error instanceof CaptureStoreError)) throw error
+    io.err(`✘ ${error.message}`)
+    return error.exitCode
   }
   const edit = values.edit ? inEditor : patch === undefined ? undefined : (body: string) => patchBody(body, patch)
   const summary = await replayCaptures(records, { url: values.url, secret, dryRun: values['dry-run'], edit })
@@ -82,6 +103,28 @@ export async function replay(args: string[], io: Io): Promise<number> {
   if (values['dry-run']) return EXIT.ok
   if (summary.statuses.error) return EXIT.unreachable
   return summary.results.every((result) => (result.answer?.status ?? 0) < 300) ? EXIT.ok : EXIT.rejected
+}
+
+/** The one place to read from: a capture file's path, or a store. */
+function sourceOf(
+  values: { redis?: string; stream?: string; postgres?: string; table?: string },
+  positionals: string[],
+): string | CaptureStore {
+  if (values.stream !== undefined && values.redis === undefined)
+    throw new UsageError('--stream goes with --redis <url>.')
+  if (values.table !== undefined && values.postgres === undefined)
+    throw new UsageError('--table goes with --postgres <url>.')
+  const given = positionals.length + Number(values.redis !== undefined) + Number(values.postgres !== undefined)
+  if (given !== 1) {
+    throw new UsageError(
+      given === 0
+        ? 'Give the captures to replay: a capture file (ringhook replay captures/deliveries.jsonl), --redis <url> or --postgres <url>.'
+        : 'Give one source of captures: a capture file, --redis <url> or --postgres <url>, not more.',
+    )
+  }
+  if (values.redis !== undefined) return { kind: 'redis', url: values.redis, stream: values.stream }
+  if (values.postgres !== undefined) return { kind: 'postgres', url: values.postgres, table: values.table }
+  return positionals[0] as string
 }
 
 function filterOf(values: { event?: string; outcome?: string; since?: string; id?: string }): CaptureFilter {

@@ -1,0 +1,153 @@
+import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
+import { EXIT, UsageError } from './io.js'
+import { isMissing } from './optional.js'
+
+/**
+ * A store `ringhook replay` reads captured deliveries from: the Redis stream `redisCaptureSink`
+ * writes, or the Postgres table of `postgresCaptureSink`. No key or table: the sink's default.
+ */
+export type CaptureStore =
+  | { kind: 'redis'; url: string; stream?: string }
+  | { kind: 'postgres'; url: string; table?: string }
+
+/** Why a store's captures could not be read, and the exit code that says it. */
+export class CaptureStoreError extends Error {
+  override readonly name = 'CaptureStoreError'
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message)
+  }
+}
+
+/** How long connecting may take before the store counts as down. */
+const CONNECT_TIMEOUT_MS = 5_000
+
+/**
+ * The captured deliveries of a Redis stream or a Postgres table that match `filter`, oldest first.
+ * The store's packages are optional peers of the CLI, loaded here, only for the flag that needs
+ * them; the connection is closed before this returns or throws, so the CLI exits when it is done.
+ */
+export function readStoreCaptures(store: CaptureStore, filter: CaptureFilter): Promise<CapturedDelivery[]> {
+  return store.kind === 'redis' ? fromRedis(store, filter) : fromPostgres(store, filter)
+}
+
+async function fromRedis(store: { url: string; stream?: string }, filter: CaptureFilter): Promise<CapturedDelivery[]> {
+  const where = `Redis at ${shown(store.url, '--redis', ['redis:', 'rediss:'], 'redis://127.0.0.1:6379/0')}`
+  const redis = await need('@ringhook/redis', () => import('@ringhook/redis'), '--redis', ['@ringhook/redis'])
+  const { Redis } = await need('ioredis', () => import('ioredis'), '--redis', ['ioredis'], ['@ringhook/redis'])
+  const stream = store.stream ?? redis.DEFAULT_CAPTURE_STREAM
+  // A Redis that is down fails at once: no reconnecting, and no command waits for a connection.
+  const client = new Redis(store.url, {
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+    // A connection cut during its ready check is ended again by ioredis, with a timer (2 s by
+    // default) for a socket that is closed already: the CLI would wait it out before exiting.
+    disconnectTimeout: 100,
+  })
+  // Failures surface through connect() and the commands, not as unhandled events; connect() only
+  // says the connection closed, the event says why (ECONNREFUSED).
+  let cause: unknown
+  client.on('error', (error) => {
+    cause ??= error
+  })
+  try {
+    try {
+      await client.connect()
+    } catch (error) {
+      throw new CaptureStoreError(`${where} did not answer: ${messageOf(cause ?? error)}`, EXIT.unreachable)
+    }
+    const type = await client.type(stream)
+    if (type === 'none')
+      throw new CaptureStoreError(
+        `No stream "${stream}" in ${where}: nothing was captured there, or --stream names another key.`,
+        EXIT.usage,
+      )
+    if (type !== 'stream')
+      throw new CaptureStoreError(`"${stream}" in ${where} is a ${type}, not a stream of captures.`, EXIT.usage)
+    return await redis.readRedisCaptures({ client, stream, filter })
+  } catch (error) {
+    if (error instanceof CaptureStoreError) throw error
+    if (error instanceof redis.RedisCaptureError) throw new CaptureStoreError(error.message, EXIT.usage)
+    throw new CaptureStoreError(`Reading "${stream}" from ${where} failed: ${messageOf(error)}`, EXIT.unreachable)
+  } finally {
+    client.disconnect()
+  }
+}
+
+async function fromPostgres(
+  store: { url: string; table?: string },
+  filter: CaptureFilter,
+): Promise<CapturedDelivery[]> {
+  const url = shown(store.url, '--postgres', ['postgres:', 'postgresql:'], 'postgres://user@127.0.0.1:5432/app')
+  const where = `Postgres at ${url}`
+  const both = ['@ringhook/postgres', 'pg']
+  const postgres = await need('@ringhook/postgres', () => import('@ringhook/postgres'), '--postgres', both)
+  const { default: pg } = await need('pg', () => import('pg'), '--postgres', ['pg'], ['@ringhook/postgres'])
+  const table = store.table ?? postgres.DEFAULT_CAPTURE_TABLE
+  const pool = new pg.Pool({ connectionString: store.url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+  // A connection that breaks while idle: the query that uses it fails, and says so.
+  pool.on('error', () => {})
+  try {
+    return await postgres.readPostgresCaptures({ pool, table, filter })
+  } catch (error) {
+    if (error instanceof postgres.PostgresCaptureError) throw new CaptureStoreError(error.message, EXIT.usage)
+    // An invalid --table (RinghookConfigError, by name: the CLI's @ringhook/core may be another copy).
+    if ((error as Error)?.name === 'RinghookConfigError') throw new UsageError(`--table: ${(error as Error).message}`)
+    if ((error as { code?: unknown })?.code === '42P01')
+      throw new CaptureStoreError(
+        `No table "${table}" in ${where}: nothing was captured there, or --table names another.`,
+        EXIT.usage,
+      )
+    throw new CaptureStoreError(`Reading "${table}" from ${where} failed: ${messageOf(error)}`, EXIT.unreachable)
+  } finally {
+    await pool.end()
+  }
+}
+
+/**
+ * Imports a package `flag` needs. When it is not installed, the error says what to install beside
+ * the CLI (`install`), and the npx line that brings the CLI with it (and with `alongside`).
+ */
+async function need<T>(
+  name: string,
+  load: () => Promise<T>,
+  flag: string,
+  install: string[],
+  alongside: string[] = [],
+): Promise<T> {
+  try {
+    return await load()
+  } catch (error) {
+    if (!isMissing(error, name)) throw error
+    const npx = ['@ringhook/cli', ...alongside, ...install].map((pkg) => `-p ${pkg}`).join(' ')
+    throw new CaptureStoreError(
+      `"ringhook replay ${flag}" needs ${name}: install ${install.join(' and ')} beside @ringhook/cli ` +
+        `(npm install ${install.join(' ')}), or run npx ${npx} ringhook replay ${flag} ...`,
+      EXIT.usage,
+    )
+  }
+}
+
+/** The store's URL as messages show it: no user, password or parameters. */
+function shown(text: string, flag: string, protocols: string[], example: string): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new UsageError(`${flag} takes a URL, such as ${example}.`)
+  }
+  if (!protocols.includes(url.protocol))
+    throw new UsageError(`${flag} takes a ${protocols.map((p) => `${p}//`).join(' or ')} URL, such as ${example}.`)
+  return `${url.protocol}//${url.host}${url.pathname}`
+}
+
+/** An error's message; a connection refused on every address of a name is an AggregateError with none. */
+function messageOf(error: unknown): string {
+  const { message, code, errors } = (error ?? {}) as { message?: string; code?: string; errors?: unknown[] }
+  return message || errors?.map(messageOf).join('; ') || code || String(error)
+}
