@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ExtraHandler } from '@ringhook/simulator'
+import { isMissing } from './optional.js'
 
 type PageModule = typeof import('@ringhook/simulator-ui')
 
@@ -25,18 +26,15 @@ export async function loadPage(
   try {
     ui = await importPage()
   } catch (error) {
-    const problem = isMissing(error) ? PAGE_MISSING : `${PACKAGE} could not be loaded: ${(error as Error).message}`
+    const problem = isMissing(error, PACKAGE)
+      ? PAGE_MISSING
+      : `${PACKAGE} could not be loaded: ${(error as Error).message}`
     return { handler: explain(problem), problem }
   }
   // Its own handler answers 503 with the build command when the page is not built.
   const built = existsSync(join(ui.UI_DIR, 'index.html'))
   const problem = built ? null : `the page of ${PACKAGE} is not built: run \`pnpm --filter ${PACKAGE} build\``
   return { handler: ui.createUiHandler(), problem }
-}
-
-function isMissing(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown }
-  return code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${PACKAGE}'`)
 }
 
 /** Answers the page's own paths (`/`, `/index.html`, `/ui/...`) with why there is no page. */

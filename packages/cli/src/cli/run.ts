@@ -21,7 +21,7 @@ Commands:
   jobs       list, show and replay failed queue jobs (with @ringhook/bullmq installed)
   resend     send a delivery of a running simulator again, or every one that failed since a time
   schema     print the OpenAPI document, a webhook's JSON Schema or the signature test vectors
-  replay     send captured deliveries (a capture file) to a receiver, signed again
+  replay     send captured deliveries (a file, a Redis stream, a Postgres table) to a receiver, signed again
 
 Drive a running simulator by names ("ringhook users --help" for all):
   users, deliveries                          list users and their apps, the latest deliveries
