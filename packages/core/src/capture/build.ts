@@ -2,7 +2,7 @@ import type { Delivery } from '../receiver/delivery.js'
 import type { HeaderInput } from '../signature/headers.js'
 import { toBase64 } from './base64.js'
 import type { ResolvedCaptureOptions } from './options.js'
-import { mayHoldPersonal, removePersonal } from './personal.js'
+import { hashInText, mayHoldPersonal, removePersonal } from './personal.js'
 import { CAPTURE_FORMAT_VERSION, type CapturedDelivery, type CaptureOutcome } from './record.js'
 
 /** A finished delivery waiting to be written as a record, with the facts read when it was answered. */
@@ -80,6 +80,9 @@ function body(bytes: Uint8Array, event: unknown, parsed: boolean, options: Resol
     bytes: bytes.length,
     personal: { action: personal.action, fields: [...personal.fields] },
   }
+  // The receiver parsed it, so it is valid JSON: hashed where the values stand, when it can be.
+  const hashed = parsed ? hashInText(text, personal, options.salt) : undefined
+  if (hashed !== undefined) return hashed === text ? asSent : { ...removed, body: hashed }
   // An authentic event was parsed by the receiver; a refused body (a wrong secret, a bad payload)
   // can hold the same fields, so it is read here as JSON.parse reads it.
   const value = parsed ? event : parseJson(text)

@@ -148,6 +148,38 @@ describe('capture', () => {
     expect(record.request.bytes).toBe(gesture(8, { external_user_id: 'alice@example.com' }).length)
   })
 
+  it('hashes personal values where they stand, at any depth, keeping every other byte of the body', async () => {
+    const { sink, capture, receiver } = setup({
+      salt: 'pepper',
+      personal: { fields: ['external_user_id', 'email'], action: 'hash' },
+    })
+    // Spaces, key order and a slash escape the sender chose; the names also as a value and inside a
+    // string, where they are content, not keys.
+    const body =
+      '{ "timestamp" : "2027-01-15T08:00:00.000Z", "external_user_id" :  "ann\\/1", "event":"gesture",' +
+      ' "gesture_type":"tap", "user_app_id":"user_21", "app_id":"app_capture",' +
+      ' "data": {"email":"ann@example.com", "label":"external_user_id", "note":"\\"email\\": \\"x\\""} }'
+    expect((await receiver.handle(await signed(body))).status).toBe(200)
+    await capture.flush()
+    const captured = sink.records[0]?.request.body as string
+    expect(captured).toBe(
+      body
+        .replace('"ann\\/1"', `"${hashValue('ann/1', 'pepper')}"`)
+        .replace('"ann@example.com"', `"${hashValue('ann@example.com', 'pepper')}"`),
+    )
+    expect(JSON.parse(captured).data.note).toBe('"email": "x"')
+    expect(sink.records[0]?.request.personal).toEqual({ action: 'hash', fields: ['external_user_id', 'email'] })
+  })
+
+  it('writes the body again from its parse when a personal value is not a string', async () => {
+    const { sink, capture, receiver } = setup({ salt: 'pepper' })
+    const body = gesture(22, { external_user_id: { id: 7 } }).replace('{', '{ ')
+    await receiver.handle(await signed(body))
+    await capture.flush()
+    const captured = sink.records[0]?.request.body as string
+    expect(captured).toBe(JSON.stringify({ ...JSON.parse(body), external_user_id: hashValue({ id: 7 }, 'pepper') }))
+  })
+
   it('hashes a value the same before and after its digest is remembered or forgotten, apart per salt', async () => {
     const { createHash } = await import('node:crypto')
     const expected = (value: unknown, salt: string) =>

@@ -19,6 +19,68 @@ export const mayHoldPersonal = (text: string, personal: PersonalFields): boolean
   text.includes('\\u') || personal.fields.some((field) => text.includes(field))
 
 /**
+ * The JSON text of an event with each personal field's string value replaced by its digest where it
+ * stands, every other byte kept; the same text when no personal field is in it. `undefined` when the
+ * text cannot be read that way, and the body must be written again from its parse
+ * ({@link removePersonal}): `drop`, a `\u` escape anywhere (a key may be spelled with one), a field
+ * name JSON would escape, or a personal field whose value is not a string. `text` must be valid JSON.
+ *
+ * Why not always the parse: writing the event again was a third of what capturing a delivery cost
+ * (JSON.stringify of a 250-byte event, ~12k instructions; bench/HISTORY.md, 2026-11-27).
+ */
+export function hashInText(text: string, personal: PersonalFields, salt: string): string | undefined {
+  if (personal.action !== 'hash' || text.includes('\\u')) return undefined
+  const values: Array<{ start: number; end: number }> = []
+  for (const field of personal.fields) {
+    if (JSON.stringify(field) !== `"${field}"`) return undefined
+    const key = `"${field}"`
+    for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + 1)) {
+      // Inside a string, a quote follows an odd run of backslashes; there the name is content.
+      if (escaped(text, at)) continue
+      let i = skipSpace(text, at + key.length)
+      if (text[i] !== ':') continue // the name as a value, not a key
+      i = skipSpace(text, i + 1)
+      if (text[i] !== '"') return undefined
+      const end = stringEnd(text, i)
+      values.push({ start: i, end })
+      at = end
+    }
+  }
+  if (values.length === 0) return text
+  values.sort((a, b) => a.start - b.start)
+  let out = ''
+  let from = 0
+  for (const { start, end } of values) {
+    out += `${text.slice(from, start)}"${hashValue(JSON.parse(text.slice(start, end)), salt)}"`
+    from = end
+  }
+  return out + text.slice(from)
+}
+
+function escaped(text: string, quote: number): boolean {
+  let backslashes = 0
+  for (let i = quote - 1; i >= 0 && text.charCodeAt(i) === 92; i--) backslashes++
+  return backslashes % 2 === 1
+}
+
+/** The index after JSON whitespace from `i`. */
+function skipSpace(text: string, i: number): number {
+  let at = i
+  for (let c = text.charCodeAt(at); c === 32 || c === 9 || c === 10 || c === 13; c = text.charCodeAt(++at));
+  return at
+}
+
+/** The index after the string literal that opens at `quote`. */
+function stringEnd(text: string, quote: number): number {
+  for (let i = quote + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 92) i++
+    else if (c === 34) return i + 1
+  }
+  return text.length
+}
+
+/**
  * A parsed body without its personal fields (hashed or dropped), as JSON text, or `undefined` when
  * it holds none. Only the objects on the way to a changed field are copied: the value itself (the
  * event the receiver parsed, which handlers may still hold) is left as it is.
