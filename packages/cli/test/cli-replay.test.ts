@@ -11,17 +11,10 @@ import { signWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { holdPort } from '../../../test/support/ports.js'
-import { run } from '../src/cli/run.js'
+import { inProcess } from './in-process.js'
 
 const production = 'whsec_cli_production'
 const local = 'whsec_cli_local'
-
-async function inProcess(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await run(args, { out: (t) => void out.push(t), err: (t) => void err.push(t) })
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') }
-}
 
 const gesture = (user: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({

@@ -2,17 +2,9 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { jsonSchemas, openApiDocument, signatureVectors } from '@ringhook/schemas'
 import { describe, expect, it } from 'vitest'
-import { run } from '../src/cli/run.js'
+import { inProcess } from './in-process.js'
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
-
-/** Runs the CLI in-process and captures what it prints. */
-async function inProcess(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await run(args, { out: (t) => void out.push(t), err: (t) => void err.push(t) })
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') }
-}
 
 describe('ringhook schema', () => {
   it('prints the OpenAPI document by default, as JSON a tool can read', async () => {

@@ -9,6 +9,7 @@ import { createSimulator } from '@ringhook/simulator'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startReceiver, type TestReceiver } from '../../simulator/test/support.js'
 import { run } from '../src/cli/run.js'
+import { inProcess } from './in-process.js'
 
 const main = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url))
 const root = fileURLToPath(new URL('../../..', import.meta.url))
@@ -35,14 +36,6 @@ function ringhook(args: string[]): {
     child.once('close', (code) => resolve({ code, stdout, stderr })),
   )
   return { child, done }
-}
-
-/** Runs the CLI in-process and captures what it prints. */
-async function inProcess(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await run(args, { out: (t) => void out.push(t), err: (t) => void err.push(t) })
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') }
 }
 
 let server: Server

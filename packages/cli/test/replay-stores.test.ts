@@ -19,19 +19,12 @@ import { assertBuilt } from '../../../test/runtimes/built.js'
 import { captureTraffic } from '../../../test/support/capture-traffic.js'
 import { holdPort } from '../../../test/support/ports.js'
 import { type Running, startReceiver } from '../../capture/test/servers.js'
-import { run } from '../src/cli/run.js'
+import { inProcess } from './in-process.js'
 
 const production = 'whsec_cli_stores_production'
 const desk = 'whsec_cli_stores_desk'
 const REDIS = `redis://127.0.0.1:${SHARED_REDIS_PORT}/0`
 const BIN = fileURLToPath(new URL('../bin/ringhook.mjs', import.meta.url))
-
-async function inProcess(args: string[]) {
-  const out: string[] = []
-  const err: string[] = []
-  const code = await run(args, { out: (t) => void out.push(t), err: (t) => void err.push(t) })
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') }
-}
 
 let redis: Redis
 let pool: pg.Pool
