@@ -1,8 +1,7 @@
 import { type CapturedDelivery, type CaptureFilter, matchesCapture } from '@ringhook/core/capture'
 import { RedisCaptureError, readRedisCaptures, redisCaptureSink } from '@ringhook/redis'
-import type { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectRedis, uniquePrefix } from '../../../test/redis/support/redis.js'
+import { describe, expect, it } from 'vitest'
+import { sharedRedisWithKeys } from '../../../test/redis/support/redis.js'
 import { captureTraffic } from '../../../test/support/capture-traffic.js'
 
 const secret = 'whsec_redis_read'
@@ -19,36 +18,23 @@ const synthetic = (n: number): CapturedDelivery => ({
 })
 
 describe('readRedisCaptures on the shared Redis', () => {
-  let redis: Redis
-  const streams: string[] = []
-  const stream = () => {
-    const key = `${uniquePrefix('capture-read')}stream`
-    streams.push(key)
-    return key
-  }
-
-  beforeAll(async () => {
-    redis = await connectRedis()
-  })
-  afterAll(async () => {
-    if (streams.length > 0) await redis.del(...streams)
-    redis.disconnect()
-  })
+  const shared = sharedRedisWithKeys('capture-read')
+  const stream = () => shared.key()
 
   /** XADD of an entry of our own; its id. */
   async function add(key: string, ...fields: string[]): Promise<string> {
-    const id = await redis.xadd(key, '*', ...fields)
+    const id = await shared.redis.xadd(key, '*', ...fields)
     if (!id) throw new Error('XADD gave no id')
     return id
   }
 
   /** The five deliveries of captureTraffic() through the real sink; what the capture handed it. */
-  const captureTo = (key: string) => captureTraffic(redisCaptureSink({ client: redis, key }), secret, 'app_read')
+  const captureTo = (key: string) => captureTraffic(redisCaptureSink({ client: shared.redis, key }), secret, 'app_read')
 
   it('reads back every record the sink wrote, equal to what was captured, oldest first', async () => {
     const key = stream()
     const captured = await captureTo(key)
-    const records = await readRedisCaptures({ client: redis, stream: key })
+    const records = await readRedisCaptures({ client: shared.redis, stream: key })
     expect(records.map((r) => r.outcome)).toEqual(['accepted', 'duplicate', 'failed', 'refused', 'accepted'])
     expect(records).toEqual(captured)
   })
@@ -77,7 +63,7 @@ describe('readRedisCaptures on the shared Redis', () => {
       CapturedDelivery,
     ]
     const read = async (filter: CaptureFilter) => {
-      const records = await readRedisCaptures({ client: redis, stream: key, filter })
+      const records = await readRedisCaptures({ client: shared.redis, stream: key, filter })
       expect(records).toEqual(captured.filter((record) => matchesCapture(record, filter)))
       return records.map((record) => record.outcome)
     }
@@ -95,7 +81,7 @@ describe('readRedisCaptures on the shared Redis', () => {
     )
     expect(await read({ since: '2000-01-01T00:00:00Z', until: '2000-01-02T00:00:00Z' })).toEqual([])
     expect(
-      (await readRedisCaptures({ client: redis, stream: key, filter: { event: 'gesture' }, count: 2 })).map(
+      (await readRedisCaptures({ client: shared.redis, stream: key, filter: { event: 'gesture' }, count: 2 })).map(
         (r) => r.outcome,
       ),
     ).toEqual(['accepted', 'duplicate'])
@@ -103,13 +89,13 @@ describe('readRedisCaptures on the shared Redis', () => {
 
   it('reads a long stream page by page, in order, and stops at count', async () => {
     const key = stream()
-    const sink = redisCaptureSink({ client: redis, key })
+    const sink = redisCaptureSink({ client: shared.redis, key })
     const all = Array.from({ length: 2345 }, (_, n) => synthetic(n))
     for (let i = 0; i < all.length; i += 500) await sink.write(all.slice(i, i + 500))
     const pages: number[] = []
     const counting = {
       xrange: async (k: string, start: string, end: string, token: 'COUNT', n: number) => {
-        const entries = await redis.xrange(k, start, end, token, n)
+        const entries = await shared.redis.xrange(k, start, end, token, n)
         pages.push(entries.length)
         return entries
       },
@@ -124,7 +110,12 @@ describe('readRedisCaptures on the shared Redis', () => {
     )
     expect(pages).toEqual([1000, 500])
 
-    const failed = await readRedisCaptures({ client: redis, stream: key, filter: { outcome: 'failed' }, count: 300 })
+    const failed = await readRedisCaptures({
+      client: shared.redis,
+      stream: key,
+      filter: { outcome: 'failed' },
+      count: 300,
+    })
     expect(failed).toEqual(all.filter((r) => r.outcome === 'failed').slice(0, 300))
     expect(failed.at(-1)?.id).toBe('rec_1495') // past the first page
   })
@@ -133,34 +124,34 @@ describe('readRedisCaptures on the shared Redis', () => {
     const key = stream()
     await captureTo(key)
     const bad = await add(key, 'record', JSON.stringify({ v: 1, id: 'x' }), 'event', '', 'outcome', 'x')
-    const error = await readRedisCaptures({ client: redis, stream: key }).catch((e: unknown) => e)
+    const error = await readRedisCaptures({ client: shared.redis, stream: key }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(RedisCaptureError)
     expect(error).toMatchObject({ name: 'RedisCaptureError', stream: key, entry: bad })
     expect((error as Error).message).toContain(`${key} entry ${bad} is not a captured delivery`)
     expect((error as Error).message).toContain('receivedAt')
     // Filtered out or not: every entry is checked, as readCaptures checks every line.
-    await expect(readRedisCaptures({ client: redis, stream: key, filter: { outcome: 'failed' } })).rejects.toThrow(
-      RedisCaptureError,
-    )
+    await expect(
+      readRedisCaptures({ client: shared.redis, stream: key, filter: { outcome: 'failed' } }),
+    ).rejects.toThrow(RedisCaptureError)
 
     const notJson = stream()
     const id = await add(notJson, 'record', '{"v":1,', 'event', '', 'outcome', 'failed')
-    await expect(readRedisCaptures({ client: redis, stream: notJson })).rejects.toMatchObject({
+    await expect(readRedisCaptures({ client: shared.redis, stream: notJson })).rejects.toMatchObject({
       entry: id,
       message: `${notJson} entry ${id}: its \`record\` is not JSON`,
     })
     const noRecord = stream()
     const other = await add(noRecord, 'something', 'else')
-    await expect(readRedisCaptures({ client: redis, stream: noRecord })).rejects.toMatchObject({
+    await expect(readRedisCaptures({ client: shared.redis, stream: noRecord })).rejects.toMatchObject({
       entry: other,
       message: `${noRecord} entry ${other} has no \`record\` field`,
     })
   })
 
   it('reads a stream that does not exist as no records, and refuses a bad client or count', async () => {
-    expect(await readRedisCaptures({ client: redis, stream: stream() })).toEqual([])
+    expect(await readRedisCaptures({ client: shared.redis, stream: stream() })).toEqual([])
     await expect(readRedisCaptures({ client: {} as never })).rejects.toThrow(/xrange/)
-    await expect(readRedisCaptures({ client: redis, stream: stream(), count: 0 })).rejects.toThrow(/count/)
-    await expect(readRedisCaptures({ client: redis, stream: stream(), count: 1.5 })).rejects.toThrow(/count/)
+    await expect(readRedisCaptures({ client: shared.redis, stream: stream(), count: 0 })).rejects.toThrow(/count/)
+    await expect(readRedisCaptures({ client: shared.redis, stream: stream(), count: 1.5 })).rejects.toThrow(/count/)
   })
 })

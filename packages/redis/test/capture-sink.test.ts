@@ -2,9 +2,8 @@ import { createReceiver, silentLogger, vibe } from '@ringhook/core'
 import { capturedDeliverySchema, createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 import { redisCaptureSink } from '@ringhook/redis'
-import type { Redis } from 'ioredis'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { connectRedis, uniquePrefix } from '../../../test/redis/support/redis.js'
+import { describe, expect, it } from 'vitest'
+import { sharedRedisWithKeys } from '../../../test/redis/support/redis.js'
 
 const secret = 'whsec_redis_capture'
 const gesture = (n: number) =>
@@ -24,32 +23,19 @@ async function deliver(receiver: ReturnType<typeof createReceiver>, body: string
 }
 
 describe('redisCaptureSink on the shared Redis', () => {
-  let redis: Redis
-  const streams: string[] = []
-  const stream = () => {
-    const key = `${uniquePrefix('capture')}stream`
-    streams.push(key)
-    return key
-  }
-
-  beforeAll(async () => {
-    redis = await connectRedis()
-  })
-  afterAll(async () => {
-    if (streams.length > 0) await redis.del(...streams)
-    redis.disconnect()
-  })
+  const shared = sharedRedisWithKeys('capture')
+  const stream = () => shared.key()
 
   it('appends each answered delivery as one entry, in order, that parses as a record', async () => {
     const key = stream()
-    const capture = createCapture({ sink: redisCaptureSink({ client: redis, key }), logger: silentLogger })
+    const capture = createCapture({ sink: redisCaptureSink({ client: shared.redis, key }), logger: silentLogger })
     const receiver = createReceiver({ secret, logger: silentLogger, capture })
     receiver.on('gesture', () => vibe('pulse'))
     const accepted = await deliver(receiver, gesture(1))
     await deliver(receiver, gesture(2), 'whsec_wrong')
     await capture.flush()
 
-    const entries = await redis.xrange(key, '-', '+')
+    const entries = await shared.redis.xrange(key, '-', '+')
     expect(entries).toHaveLength(2)
     const fields = entries.map(([, values]) => Object.fromEntries(pairs(values)))
     expect(fields.map((f) => [f.event, f.outcome])).toEqual([
@@ -64,14 +50,14 @@ describe('redisCaptureSink on the shared Redis', () => {
 
   it('trims the stream to about maxLength', async () => {
     const key = stream()
-    const sink = redisCaptureSink({ client: redis, key, maxLength: 10 })
+    const sink = redisCaptureSink({ client: shared.redis, key, maxLength: 10 })
     const capture = createCapture({ sink, logger: silentLogger, batchSize: 50 })
     const receiver = createReceiver({ secret, logger: silentLogger, capture })
     for (let n = 0; n < 600; n++) await deliver(receiver, gesture(100 + n))
     await capture.flush()
     expect(capture.stats().written).toBe(600)
     // MAXLEN ~ trims whole nodes of the stream (100 entries by default): far fewer than 600 remain.
-    expect(await redis.xlen(key)).toBeLessThanOrEqual(110)
+    expect(await shared.redis.xlen(key)).toBeLessThanOrEqual(110)
   })
 
   it('refuses a client without xadd', () => {

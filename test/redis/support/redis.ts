@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Redis, type RedisOptions } from 'ioredis'
+import { afterAll, beforeAll } from 'vitest'
 
 /** The Redis every Redis suite shares; CI starts it before the tests. */
 export const SHARED_REDIS_PORT = 6379
@@ -46,4 +47,31 @@ export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
     if (keys.length > 0) await client.del(...keys)
     cursor = next
   } while (cursor !== '0')
+}
+
+/**
+ * The shared Redis for the tests of one `describe` block, with keys of their own: `key()` names a
+ * new one, deleted with the others when the block is done. Call it inside `describe`.
+ */
+export function sharedRedisWithKeys(label: string): { readonly redis: Redis; key(): string } {
+  let client: Redis | undefined
+  const keys: string[] = []
+  beforeAll(async () => {
+    client = await connectRedis()
+  })
+  afterAll(async () => {
+    if (client && keys.length > 0) await client.del(...keys)
+    client?.disconnect()
+  })
+  return {
+    get redis() {
+      if (!client) throw new Error('sharedRedisWithKeys: used before its beforeAll ran')
+      return client
+    },
+    key() {
+      const key = `${uniquePrefix(label)}stream`
+      keys.push(key)
+      return key
+    },
+  }
 }
