@@ -115,3 +115,21 @@ describe('ringhook jobs', () => {
     expect(stderr).toContain('npx -p @ringhook/cli -p @ringhook/bullmq ringhook jobs')
   })
 })
+
+describe('ringhook replay from a store', () => {
+  it.each([
+    ['--redis', 'redis://127.0.0.1:6379/0', '@ringhook/redis'],
+    ['--postgres', 'postgres://127.0.0.1:5432/test', '@ringhook/postgres'],
+  ])('says how to add the store package for %s when it is not installed, and exits 2', async (flag, url, name) => {
+    const args = ['replay', flag, url, '--url', 'http://127.0.0.1:9/webhooks', '--secret', 'whsec_x']
+    const child = spawn(process.execPath, [projectWithoutPage(), ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stderr = ''
+    child.stderr?.on('data', (chunk) => {
+      stderr += chunk
+    })
+    const [code] = (await once(child, 'exit')) as [number | null]
+    expect(code).toBe(2)
+    expect(stderr).toContain(`"ringhook replay ${flag}" needs ${name}`)
+    expect(stderr).toContain(`npx -p @ringhook/cli -p ${name}`)
+  })
+})

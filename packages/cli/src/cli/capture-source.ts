@@ -1,6 +1,6 @@
 import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
 import { EXIT, UsageError } from './io.js'
-import { isMissing } from './optional.js'
+import { isMissing, missingPeer } from './optional.js'
 
 /**
  * A store `ringhook replay` reads captured deliveries from: the Redis stream `redisCaptureSink`
@@ -109,10 +109,7 @@ async function fromPostgres(
   }
 }
 
-/**
- * Imports a package `flag` needs. When it is not installed, the error says what to install beside
- * the CLI (`install`), and the npx line that brings the CLI with it (and with `alongside`).
- */
+/** Imports a package `flag` needs; when it is not installed, says what to install (`missingPeer`). */
 async function need<T>(
   name: string,
   load: () => Promise<T>,
@@ -124,12 +121,7 @@ async function need<T>(
     return await load()
   } catch (error) {
     if (!isMissing(error, name)) throw error
-    const npx = ['@ringhook/cli', ...alongside, ...install].map((pkg) => `-p ${pkg}`).join(' ')
-    throw new CaptureStoreError(
-      `"ringhook replay ${flag}" needs ${name}: install ${install.join(' and ')} beside @ringhook/cli ` +
-        `(npm install ${install.join(' ')}), or run npx ${npx} ringhook replay ${flag} ...`,
-      EXIT.usage,
-    )
+    throw new CaptureStoreError(missingPeer(`replay ${flag}`, name, install, alongside), EXIT.usage)
   }
 }
 

@@ -1,5 +1,5 @@
 import { EXIT, type Io } from './io.js'
-import { isMissing } from './optional.js'
+import { isMissing, missingPeer } from './optional.js'
 
 const PACKAGE = '@ringhook/bullmq'
 
@@ -14,10 +14,7 @@ export async function jobs(args: string[], io: Io): Promise<number> {
     bullmq = await import('@ringhook/bullmq')
   } catch (error) {
     if (!isMissing(error, PACKAGE)) throw error
-    io.err(
-      `✘ "ringhook jobs" needs ${PACKAGE}: install it beside @ringhook/cli (npm install ${PACKAGE}), ` +
-        `or run npx -p @ringhook/cli -p ${PACKAGE} ringhook jobs ...`,
-    )
+    io.err(`✘ ${missingPeer('jobs', PACKAGE, [PACKAGE])}`)
     return EXIT.usage
   }
   // Its writers end lines themselves; ours add one.
