@@ -89,6 +89,11 @@ function scratchProject() {
     ['install', '--no-audit', '--no-fund', '--loglevel=error', ...all, 'typescript@5.9.3', '@types/node@20'],
     app,
   )
+  // npm leaves out a tarball whose version another package's peer range refuses, and says nothing.
+  for (const { manifest } of packages) {
+    if (!existsSync(join(app, 'node_modules', manifest.name, 'package.json')))
+      problems.push(`${manifest.name}: not installed from its tarball (a peer range that refuses its version?)`)
+  }
   try {
     run(join(app, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], app)
     for (const entry of ['esm.mjs', 'cjs.cjs']) {
