@@ -25,8 +25,9 @@ export const mayHoldPersonal = (text: string, personal: PersonalFields): boolean
  * ({@link removePersonal}): `drop`, a `\u` escape anywhere (a key may be spelled with one), a field
  * name JSON would escape, or a personal field whose value is not a string. `text` must be valid JSON.
  *
- * Why not always the parse: writing the event again was a third of what capturing a delivery cost
- * (JSON.stringify of a 250-byte event, ~12k instructions; bench/HISTORY.md, 2026-11-27).
+ * Why not always the parse: copying and writing the event again cost ~24k instructions a captured
+ * delivery (the bench's 250-byte event), a third of capture's own work and ~6% of a captured
+ * request on node:http (~260k + capture); bench/HISTORY.md, 2026-11-27. The text keeps its bytes too.
  */
 export function hashInText(text: string, personal: PersonalFields, salt: string): string | undefined {
   if (personal.action !== 'hash' || text.includes('\\u')) return undefined
