@@ -283,6 +283,37 @@ describe('capture', () => {
     expect(writes.flat()).toHaveLength(captured)
   })
 
+  it('hands the sink full batches without waiting, and the rest after delayMs or at flush', async () => {
+    const writes: number[] = []
+    let wrote = () => {}
+    const counting: CaptureSink = {
+      write: (records) => {
+        writes.push(records.length)
+        wrote()
+      },
+    }
+    const written = () => new Promise<void>((resolve) => (wrote = resolve))
+    const { capture, receiver } = setup({ sink: counting, batchSize: 3, delayMs: 60_000 })
+    const firstWrite = written()
+    for (let n = 0; n < 4; n++) await receiver.handle(await signed(gesture(300 + n)))
+    await firstWrite
+    expect(writes).toEqual([3]) // a full batch went at once; the fourth record waits for others
+    expect(capture.stats().pending).toBe(1)
+    await capture.flush() // does not wait out the delay
+    expect(writes).toEqual([3, 1])
+
+    const quick = setup({ sink: counting, delayMs: 5 })
+    const late = written()
+    await quick.receiver.handle(await signed(gesture(310)))
+    expect(writes).toEqual([3, 1])
+    await late // written once its delay passed, with no flush
+    expect(writes).toEqual([3, 1, 1])
+  })
+
+  it('rejects a negative delayMs', () => {
+    expect(() => createCapture({ sink: memorySink(), delayMs: -1 })).toThrow(RinghookConfigError)
+  })
+
   it('does not hold receiver.close() past its timeout when the sink stalls', async () => {
     const { capture, receiver } = setup({ sink: { write: () => new Promise<void>(() => {}) }, timeoutMs: 60_000 })
     await receiver.handle(await signed(gesture(13)))

@@ -74,7 +74,10 @@ class CaptureQueue implements Recorder {
   #writing = false
   /** Records in the batch being written. */
   #inFlight = 0
-  #scheduled = false
+  /** The timer of the next drain, when one is set. */
+  #timer: ReturnType<typeof setTimeout> | undefined
+  /** Whether that timer fires on the next turn (a batch is full, or someone waits for the queue). */
+  #soon = false
   #closed = false
   #warned = false
   #idle: (() => void)[] = []
@@ -126,14 +129,26 @@ class CaptureQueue implements Recorder {
     }
   }
 
-  /** Writes on a later turn of the event loop, so the answer goes out first. */
+  /**
+   * Drains on a later turn of the event loop, so the answer goes out first: at once when a batch is
+   * full or `flush()` waits, otherwise once the oldest record has waited `delayMs`, so that under
+   * load the sink is handed few, full batches.
+   */
   #schedule(): void {
-    if (this.#scheduled || this.#writing) return
-    this.#scheduled = true
-    setTimeout(() => {
-      this.#scheduled = false
-      this.#drain()
-    }, 0)
+    if (this.#writing) return // the write's end schedules the next
+    const soon = this.#queue.length >= this.#options.batchSize || this.#idle.length > 0
+    if (this.#timer !== undefined) {
+      if (this.#soon || !soon) return
+      clearTimeout(this.#timer)
+    }
+    this.#soon = soon
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined
+        this.#drain()
+      },
+      soon ? 0 : this.#options.delayMs,
+    )
   }
 
   /** Hands the sink the next batch; when it is done, the next. One batch at a time. */
@@ -164,7 +179,8 @@ class CaptureQueue implements Recorder {
       this.#queuedBytes -= bytes
       if (outcome === 'written') this.#stats.written += records.length
       else this.#lost(outcome, records.length, error)
-      this.#drain()
+      if (this.#queue.length === 0) this.#settleIdle()
+      else this.#schedule()
     }
     let written: unknown
     try {
