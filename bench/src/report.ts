@@ -187,7 +187,7 @@ function httpSection(r: Results, http: HttpResults): string {
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
-    "Servers: `*:hand` is that framework with a hand-rolled route that does what the spec asks of any receiver (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse, the payload's fields checked, a delivery seen in the last 10 s acknowledged and not handled again); `*:ringhook` is the ringhook adapter, its memory store given a 256 MiB budget so that 10 s of deliveries fit at any rate here (the default 40 MiB holds 10 s of ~12,000 a second and would answer the rest 503 `store_full`); `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs); `node:ringhook-otel` is the node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered, exporting to memory (see the OpenTelemetry section); `node:ringhook-capture` is the node adapter capturing every delivery (`createCapture`, default options) to the rotating JSON Lines file sink of `@ringhook/capture`.",
+    "Servers: `*:hand` is that framework with a hand-rolled route that does what the spec asks of any receiver (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse, the payload's fields checked, a delivery seen in the last 10 s acknowledged and not handled again); `*:ringhook` is the ringhook adapter, its memory store given a 256 MiB budget so that 10 s of deliveries fit at any rate here (the default 40 MiB holds 10 s of ~12,000 a second and would answer the rest 503 `store_full`); `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs); `node:ringhook-otel` is the node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered, exporting to memory, and `node:hand-otel` the hand-rolled route instrumented by hand with the same SDK (see the OpenTelemetry section); `node:ringhook-capture` is the node adapter capturing every delivery (`createCapture`, default options) to the rotating JSON Lines file sink of `@ringhook/capture`.",
     skipped ? `\n${skipped}` : '',
     '',
   ].join('\n')
@@ -344,41 +344,52 @@ function coldStartSection(r: Results, rows: readonly ColdRow[]): string {
   ].join('\n')
 }
 
-/** The node adapter with and without OpenTelemetry, from the node:http group of the same run. */
+/**
+ * The node adapter with and without OpenTelemetry, beside the hand-rolled route with and without
+ * the same SDK, from the node:http group of the same run.
+ */
 function otelSection(r: Results): string {
   const rows = r.http?.rows ?? []
-  const off = rows.find((row) => row.app === 'node:ringhook')
-  const on = rows.find((row) => row.app === 'node:ringhook-otel')
-  if (!off || !on) return ''
-  const line = (label: string, row: HttpRow) => [
+  const find = (app: string) => rows.find((row) => row.app === app)
+  const pairs: [string, HttpRow | undefined, HttpRow | undefined][] = [
+    ['node:hand', find('node:hand'), find('node:hand-otel')],
+    ['node:ringhook', find('node:ringhook'), find('node:ringhook-otel')],
+  ]
+  const handTraced = find('node:hand-otel')
+  const traced = find('node:ringhook-otel')
+  if (!handTraced || !traced) return ''
+  const line = (label: string, row: HttpRow, off: HttpRow) => [
     label,
     int(row.rps.steady),
     `${int(row.rps.min)}–${int(row.rps.max)}`,
     x(ratioTo(row, off, 'rps')),
+    x(ratioTo(row, handTraced, 'rps')),
     ms(row.p99Ms),
-    x(ratioTo(row, off, 'p99')),
     int(row.cpuUsPerRequest),
     x(ratioTo(row, off, 'cpu')),
     mb(row.peakRssMb),
   ]
+  const body = pairs.flatMap(([label, off, on]) =>
+    off && on ? [line(`${label} (no instrumentation)`, off, off), line(`${on.app}`, on, off)] : [],
+  )
   return [
     '## OpenTelemetry: the node adapter traced and measured',
     '',
-    '`node:ringhook-otel` is `node:ringhook` with `createReceiver({ instrumentation: otelInstrumentation() })` and an SDK registered as the Node SDK registers it (async-hooks context manager, W3C propagator): a span per delivery through a `BatchSpanProcessor` into an `InMemorySpanExporter`, the `ringhook.*` metrics read every second by a `PeriodicExportingMetricReader` into an `InMemoryMetricExporter` (both emptied every second). Same run, interleaved with `node:ringhook`, whose receiver has no instrumentation.',
+    "`node:ringhook-otel` is `node:ringhook` with `createReceiver({ instrumentation: otelInstrumentation() })`; `node:hand-otel` is the hand-rolled route instrumented by hand with the same SDK: a SERVER span a delivery continuing the request's `traceparent` (method, route, event, status) and a histogram of handler durations, the handler run in the span's context. Both register the SDK as the Node SDK does (async-hooks context manager, W3C propagator): spans through a `BatchSpanProcessor` into an `InMemorySpanExporter`, metrics read every second by a `PeriodicExportingMetricReader` into an `InMemoryMetricExporter` (both emptied every second). The SDK's own work is most of a traced delivery's cost, so `node:ringhook-otel` is held to the hand-rolled route with the same SDK. Same run, interleaved.",
     '',
     table(
       [
         'server',
         'req/s (upper quartile)',
         'min–max',
-        '× none',
+        '× uninstrumented',
+        '× node:hand-otel',
         'p99 ms',
-        'p99 × none',
         'server CPU µs/req',
-        'CPU × none',
+        'CPU × uninstrumented',
         'peak RSS MB',
       ],
-      [line('node:ringhook (no instrumentation)', off), line('node:ringhook-otel', on)],
+      body,
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',

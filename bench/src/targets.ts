@@ -55,12 +55,13 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
   const inline = rows.find((r) => r.app === 'node:ringhook')
   const queued = rows.find((r) => r.app === 'node:ringhook-queue')
   const traced = rows.find((r) => r.app === 'node:ringhook-otel')
+  const handTraced = rows.find((r) => r.app === 'node:hand-otel')
   const captured = rows.find((r) => r.app === 'node:ringhook-capture')
-  if (inline && traced) {
+  if (handTraced && traced) {
     checks.push(
       ratio(
-        'OpenTelemetry (@ringhook/otel, SDK in memory) req/s vs none, node:http',
-        ratioTo(traced, inline, 'rps'),
+        'OpenTelemetry (@ringhook/otel, SDK in memory) req/s vs the hand-rolled route with the same SDK, node:http',
+        ratioTo(traced, handTraced, 'rps'),
         0.9,
       ),
     )

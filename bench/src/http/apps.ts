@@ -8,7 +8,7 @@ import type { DedupStore } from '@ringhook/core/store'
 import type { Hono } from 'hono'
 import { handRolledReceive } from '../baseline.js'
 import { SECRET } from '../fixtures.js'
-import { SeenDeliveries } from '../hand/checks.js'
+import { type HandEvent, SeenDeliveries } from '../hand/checks.js'
 
 // Every framework is imported by the apps that use it and no other, so a server's memory holds
 // its own framework only.
@@ -257,22 +257,19 @@ async function ringhookQueue(): Promise<Server> {
 }
 
 /**
- * The node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered as the Node SDK does it
- * (async-hooks context, W3C propagation): every span batched to an in-memory exporter, metrics
- * collected each second into another. Each exporter lets go of a batch once it has it, as one that
- * sends them would, so the server's memory is the SDK's and not a growing pile of spans.
+ * An OpenTelemetry SDK registered as the Node SDK does it (async-hooks context, W3C propagation):
+ * every span batched to an in-memory exporter, metrics collected each second into another. Each
+ * exporter lets go of a batch once it has it, as one that sends them would, so the server's memory
+ * is the SDK's and not a growing pile of spans. Returns the API it was registered with.
  */
-async function ringhookOtel(): Promise<Server> {
-  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, traces, meters, otel, { ringhook }] =
-    await Promise.all([
-      import('@opentelemetry/api'),
-      import('@opentelemetry/context-async-hooks'),
-      import('@opentelemetry/core'),
-      import('@opentelemetry/sdk-trace-base'),
-      import('@opentelemetry/sdk-metrics'),
-      import('@ringhook/otel'),
-      import('@ringhook/node'),
-    ])
+async function registerOtelSdk(): Promise<typeof import('@opentelemetry/api')> {
+  const [api, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, traces, meters] = await Promise.all([
+    import('@opentelemetry/api'),
+    import('@opentelemetry/context-async-hooks'),
+    import('@opentelemetry/core'),
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/sdk-metrics'),
+  ])
   const spans = new (class extends traces.InMemorySpanExporter {
     override export(batch: ReadableSpan[], done: Parameters<SpanExporter['export']>[1]): void {
       super.export(batch, done)
@@ -292,7 +289,59 @@ async function ringhookOtel(): Promise<Server> {
   api.propagation.setGlobalPropagator(new W3CTraceContextPropagator())
   api.trace.setGlobalTracerProvider(new traces.BasicTracerProvider({ spanProcessors: [processor] }))
   api.metrics.setGlobalMeterProvider(new meters.MeterProvider({ readers: [reader] }))
+  return api
+}
+
+/** The node adapter with `@ringhook/otel`, the SDK registered (registerOtelSdk). */
+async function ringhookOtel(): Promise<Server> {
+  await registerOtelSdk()
+  const [otel, { ringhook }] = await Promise.all([import('@ringhook/otel'), import('@ringhook/node')])
   return createServer(ringhook(await receiver(undefined, otel.otelInstrumentation({ route: PATH }))))
+}
+
+/**
+ * The hand-rolled node:http route instrumented by hand with the same SDK (registerOtelSdk): what
+ * `@ringhook/otel` is fairly compared with, since the SDK's own work is most of a span's cost. A
+ * SERVER span a delivery, continuing the request's `traceparent`, with the method, route, event and
+ * status; the handler run inside its context, its duration recorded in a histogram by event.
+ */
+async function handNodeOtel(): Promise<Server> {
+  const api = await registerOtelSdk()
+  const tracer = api.trace.getTracer('bench-hand-rolled')
+  const handlerDuration = api.metrics
+    .getMeter('bench-hand-rolled')
+    .createHistogram('webhook.handler.duration', { unit: 's' })
+  const seen = new SeenDeliveries(DEDUP_TTL_MS)
+  return createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== PATH) {
+      res.writeHead(404).end()
+      return
+    }
+    const parent = api.propagation.extract(api.context.active(), req.headers)
+    const attributes = { 'http.request.method': 'POST', 'http.route': PATH }
+    const span = tracer.startSpan(`POST ${PATH}`, { kind: api.SpanKind.SERVER, attributes }, parent)
+    const handle = (event: HandEvent) => {
+      const started = performance.now()
+      span.setAttribute('webhook.event', event.event)
+      onEvent()
+      handlerDuration.record((performance.now() - started) / 1000, { 'webhook.event': event.event })
+    }
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const status = api.context.with(api.trace.setSpan(parent, span), () =>
+        handRolledReceive(body, signatureOf(req.headers), timestampOf(req.headers), seen, handle),
+      )
+      span.setAttribute('http.response.status_code', status)
+      span.end()
+      if (status !== 200) {
+        res.writeHead(status).end()
+        return
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end(ACK)
+    })
+  })
 }
 
 /**
@@ -336,6 +385,7 @@ export const APPS: Record<string, () => Server | Promise<Server>> = {
   'node:ringhook-redis': ringhookRedis,
   'node:ringhook-queue': ringhookQueue,
   'node:ringhook-otel': ringhookOtel,
+  'node:hand-otel': handNodeOtel,
   'node:ringhook-capture': ringhookCapture,
   'node:octokit': octokit,
   'express:hand': handExpress,

@@ -38,6 +38,7 @@ export const HTTP_GROUPS: readonly HttpGroup[] = [
       'node:ringhook-redis',
       'node:ringhook-queue',
       'node:ringhook-otel',
+      'node:hand-otel',
       'node:ringhook-capture',
     ],
   },
