@@ -131,8 +131,8 @@ class CaptureQueue implements Recorder {
 
   /**
    * Drains on a later turn of the event loop, so the answer goes out first: at once when a batch is
-   * full or `flush()` waits, otherwise once the oldest record has waited `delayMs`, so that under
-   * load the sink is handed few, full batches.
+   * full or `flush()` waits, otherwise `delayMs` later (after a write, `delayMs` after it ended), so
+   * that under load the sink is handed few, full batches.
    */
   #schedule(): void {
     if (this.#writing) return // the write's end schedules the next
