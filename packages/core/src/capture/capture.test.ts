@@ -321,8 +321,8 @@ describe('capture', () => {
     expect(capture.stats().pending).toBe(1)
   })
 
-  it('writes what was queued before receiver.close() resolves', async () => {
-    const { sink, receiver } = setup()
+  it('writes what was queued before receiver.close() resolves, without waiting out delayMs', async () => {
+    const { sink, receiver } = setup({ delayMs: 60_000 })
     await receiver.handle(await signed(gesture(12)))
     await receiver.close()
     expect(sink.records).toHaveLength(1)
