@@ -10,6 +10,7 @@ export interface Children {
   storeGrowth: string
   entryCost: string
   coldStart: string
+  handle: string
 }
 
 /**
@@ -25,6 +26,7 @@ export async function bundleChildren(): Promise<Children> {
       'store-growth': 'src/memory/store-growth.ts',
       'entry-cost': 'src/memory/entry-cost.ts',
       coldstart: 'src/coldstart/child.ts',
+      'handle-child': 'src/micro/handle-child.ts',
     },
     OUT_DIR,
     `${BENCH_DIR}tsconfig.json`,
@@ -34,6 +36,7 @@ export async function bundleChildren(): Promise<Children> {
     storeGrowth: `${OUT_DIR}store-growth.js`,
     entryCost: `${OUT_DIR}entry-cost.js`,
     coldStart: `${OUT_DIR}coldstart.js`,
+    handle: `${OUT_DIR}handle-child.js`,
   }
 }
 

@@ -195,7 +195,7 @@ export const microContenders: readonly Contender[] = [
  * `receiver.handle()` with an acknowledged event and with a gesture answered by a vibe, on `kit`.
  * `label` names another build's pair (`--against`), measured in the same rounds as this one's.
  */
-export function receiverContenders(kit: Kit, label = ''): Contender[] {
+export function receiverContenders(kit: Kit = THIS_KIT, label = ''): Contender[] {
   const handleName = `${RINGHOOK_HANDLE}${label}`
   const gestureName = `${RINGHOOK_GESTURE}${label}`
   return [
