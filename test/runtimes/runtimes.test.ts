@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { signWebhook } from '@ringhook/core/signature'
+import { dedupKeyFor } from '@ringhook/core/store'
 import { build } from 'esbuild'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -149,6 +150,22 @@ describe.each(runtimes)('$name', ({ name, engine, command, args }) => {
   afterAll(() => void server?.child.kill())
   describe('receiver.fetch', () => {
     smokeTests(name, engine, () => server?.fetch ?? '')
+
+    it('names a delivery by the key Node names it by, its data hashed on this runtime', async () => {
+      // Instances on different runtimes share one store: each must digest a payload's data alike.
+      const gesture = {
+        ...payload('gesture'),
+        event: 'gesture',
+        data: { note: 'naïve 👋', items: [1, { b: 2, a: 'x' }] },
+      }
+      const response = await fetch(new URL('dedup-key', server?.fetch), {
+        method: 'POST',
+        body: JSON.stringify(gesture),
+      })
+      const { key } = (await response.json()) as { key: string }
+      expect(key).toMatch(/^v2:\["gesture",.*"[0-9a-f]{32}"\]$/)
+      expect(key).toBe(dedupKeyFor(gesture))
+    })
 
     it('answers 500 body_already_parsed to a route that read the body first', async () => {
       const reply = await post(new URL('read-first', server?.fetch).href, payload('gesture'))

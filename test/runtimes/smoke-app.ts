@@ -3,6 +3,7 @@
 
 import { createReceiver, type Receiver, silentLogger, vibe } from '@ringhook/core'
 import { hmacEngine } from '@ringhook/core/signature'
+import { dedupKeyFor } from '@ringhook/core/store'
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 
@@ -26,11 +27,14 @@ export function smokeReceiver(secret: string, runtime: string): Receiver {
 /**
  * `receiver.fetch` as a route handler. Under `/read-first` the route parses the body before handing
  * the request over, the mistake the receiver must answer `body_already_parsed` rather than fail on.
+ * `/dedup-key` answers the key this runtime names a posted payload by (its digest is hashed here).
  */
 export function smokeFetch(secret: string, runtime: string): (request: Request) => Promise<Response> {
   const receiver = smokeReceiver(secret, runtime)
   return async (request) => {
-    if (new URL(request.url).pathname === '/read-first') await request.json()
+    const { pathname } = new URL(request.url)
+    if (pathname === '/dedup-key') return Response.json({ key: dedupKeyFor(await request.json()) })
+    if (pathname === '/read-first') await request.json()
     return receiver.fetch(request)
   }
 }
