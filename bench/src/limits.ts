@@ -64,21 +64,16 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
   {
     targets: ['OpenTelemetry'],
     note:
-      "**OpenTelemetry.** A span per delivery is mostly the SDK's cost. In one process, on `receiver.handle()` " +
-      '(7.2–8.0 µs a delivery without instrumentation): `otelInstrumentation()` with no SDK registered adds ' +
-      "0.4–1.0 µs; the SDK's tracer (BatchSpanProcessor) 5 µs more, of which the SDK's own span (started, ten " +
-      "attributes, ended, batched) is 2.1 µs measured alone; its meter ~0.8 µs. The required parts of ringhook's " +
-      "own share are the dedup key's SHA-256 (a pseudonym, never the key), the context handed to handlers so " +
-      "their spans are children of the delivery's, and the attributes. In the HTTP server the instrumented " +
-      'receiver spends 15–35 µs more server CPU a request than the plain one (40–42 µs), which is 0.57×–0.99× ' +
-      'its req/s across runs under autocannon, 0.66–0.68× (78–81 against 51–52 µs) in the two full HTTP runs ' +
-      "with the lighter load generator of 2026-11-24 15:00Z; without the AsyncLocalStorage context manager it spends as much, so the server's " +
-      'extra over the in-process cost is not the context; nor is it garbage collection (`--trace-gc`: 3.5 against ' +
-      '2.2 µs of collection per request). It is the SDK on the asynchronous path a streamed body takes: in one ' +
-      'process with bodies streamed as a server reads them, 50 deliveries in flight, the SDK costs 10–20 µs a ' +
-      'delivery (11.5 µs without instrumentation, 12.2–12.9 with no SDK); its CPU profile puts 9.4 µs a delivery in the ' +
-      "SDK's own functions: ~5.5 in the span (start, attributes, clock, end), ~2.3 in one histogram record " +
-      '(`ringhook.handler.duration`, whose attributes it hashes on every record).',
+      '**OpenTelemetry.** Held to a hand-rolled route that emits the same telemetry (the same ten span ' +
+      'attributes, its dedup key hashed for one of them, the same histogram by event and handler outcome), ' +
+      "the SDK's work is alike on both: on 2026-11-27 tracing cost ringhook 63 µs of server CPU a request and " +
+      'the route 66 µs. What is left is the plain node:http gap above: 0.882–0.911× in five pairs and 0.90× ' +
+      '(0.899) in a full run, median 0.8955×. Against the route with fewer attributes it read 0.86×: the SDK ' +
+      "hashes a histogram record's attributes on every record and each span attribute is a call. The required " +
+      "parts of ringhook's own share are the dedup key's SHA-256 (a pseudonym, never the key), the context " +
+      "handed to handlers so their spans are children of the delivery's, and the attributes. Reading the body " +
+      "ahead, to drop the node adapter's promises under the AsyncLocalStorage context manager, showed no gain " +
+      '(HISTORY.md).',
   },
   {
     targets: ['enqueue path'],
@@ -108,14 +103,14 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
   {
     targets: ['cold start:'],
     note:
-      '**Cold start on Bun.** The hand-rolled route on Bun answers its first delivery 48–55 ms after spawn ' +
-      '(runtime boot ~13 ms), so 1.5× leaves ~25 ms for importing core, building the receiver and the first ' +
-      "delivery's extra work. Importing core's dist is ~12 ms above an empty module (15–16 ms against 3.3–4.3): " +
-      "loading its code, zod's included, since no zod schema is built any more until a delivery is invalid " +
-      '(HISTORY.md, "no zod schema built for a valid delivery": 1.44–1.61× before it, 1.30× after). ' +
-      "octokit's web middleware, whose import is ~21 ms, is 1.29–1.47× in the same runs. Done so far: zod/mini " +
-      'bundled into core (import 32 → 16 ms), node:crypto on Node only, the API schemas in their own entry ' +
-      '(`@ringhook/core/api`), predicates instead of zod schemas on the valid path. Node and Deno meet the target.',
+      '**Cold start on Bun.** The hand-rolled route imports nothing: on 2026-11-27 it answered its first ' +
+      'delivery 15–19 ms after spawn, so 1.5× left ~8–10 ms for importing core, building the receiver and the ' +
+      "first delivery's extra work, while importing core's dist alone took 14.5–15.5 ms (zod/mini's chunk ~5 " +
+      "of it) and octokit's web middleware 13.8–16.4 ms: octokit read 2.00–2.29× in the same runs, ringhook " +
+      '2.26–2.43×. Done so far: zod/mini bundled into core (import 32 → 16 ms), node:crypto on Node only, the ' +
+      'API schemas in their own entry (`@ringhook/core/api`), predicates instead of zod schemas on the valid ' +
+      "path, SHA-256 by Bun's own hasher (first delivery 8.70 → 7.42 ms, HISTORY.md). Node and Deno meet " +
+      'the target.',
   },
   {
     targets: ['memory: node:http peak RSS'],
