@@ -18,7 +18,7 @@ interface BunHashing {
  * Lowercase hex SHA-256 of a string's UTF-8 bytes, synchronously on every runtime: node:crypto
  * on Node, Bun's native hasher on Bun, otherwise the FIPS 180-4 algorithm below (Web Crypto only
  * hashes asynchronously). All give the same digest, so instances on different runtimes agree
- * (test/runtimes checks a dedup key on each).
+ * (test/runtimes holds a dedup key computed on Bun and on Deno to the one Node computes).
  */
 export function sha256Hex(text: string): string {
   selected ??= pick()
