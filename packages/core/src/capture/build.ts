@@ -2,7 +2,7 @@ import type { Delivery } from '../receiver/delivery.js'
 import type { HeaderInput } from '../signature/headers.js'
 import { toBase64 } from './base64.js'
 import type { ResolvedCaptureOptions } from './options.js'
-import { hashInText, mayHoldPersonal, removePersonal } from './personal.js'
+import { hashInText, mayHoldPersonal, type PersonalFields, removePersonal } from './personal.js'
 import { CAPTURE_FORMAT_VERSION, type CapturedDelivery, type CaptureOutcome } from './record.js'
 
 /** A finished delivery waiting to be written as a record, with the facts read when it was answered. */
@@ -20,28 +20,43 @@ const REDACTED = '[redacted]'
 const CONSTANT_ANSWER_HEADERS = new Set(['content-type', 'cache-control'])
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
-/** Turns a finished delivery into its record: headers redacted, body encoded, personal fields removed. */
+/**
+ * Turns a finished delivery into its record: headers redacted, body encoded, personal fields removed.
+ * Plain assignments, no spreads or closures: it runs for every captured delivery, and written so it
+ * and the record's JSON cost 5.2 against 8.3 µs (bench/HISTORY.md, 2026-11-27).
+ */
 export function buildRecord(finished: Finished, options: ResolvedCaptureOptions): CapturedDelivery {
   const { delivery, outcome } = finished
-  const { request, response } = delivery
-  const answer = response as NonNullable<typeof response>
+  const { request } = delivery
+  const answer = delivery.response as NonNullable<typeof delivery.response>
   const parsed = delivery.event.event !== ''
   const record: CapturedDelivery = {
     v: CAPTURE_FORMAT_VERSION,
     id: crypto.randomUUID(),
     receivedAt: isoTime(finished.arrivedAtMs),
-    ...(parsed ? { event: delivery.event.event } : {}),
-    request: {
-      method: request.method,
-      headers: requestHeaders(request.headers, finished.signatureHeader, options),
-      ...body(delivery.bytes, delivery.event, parsed, options),
-    },
+    event: delivery.event.event,
+    request: requestOf(request.method, requestHeaders(request.headers, finished.signatureHeader, options)),
     answer: { status: answer.status, headers: answerHeaders(answer.headers), body: answer.body },
     outcome,
-    ...(outcome === 'refused' || outcome === 'failed' ? { code: delivery.outcome } : {}),
   }
+  // `event` is set in place so that every record's keys come in one order, on which JSON.stringify
+  // is quicker (2.5 against 3.1 µs a record); a body that was never parsed has none.
+  if (!parsed) delete record.event
+  encodeBody(record.request, delivery.bytes, delivery.event, parsed, options)
+  if (outcome === 'refused' || outcome === 'failed') record.code = delivery.outcome
   return record
 }
+
+type RequestRecord = CapturedDelivery['request']
+
+/** The request's part, with its body fields in place for {@link encodeBody} to fill. */
+const requestOf = (method: string, headers: Record<string, string>): RequestRecord => ({
+  method,
+  headers,
+  body: '',
+  encoding: 'utf8',
+  bytes: 0,
+})
 
 let second = Number.NaN
 let secondText = ''
@@ -62,34 +77,49 @@ function isoTime(at: number): string {
   return `${secondText}${String(ms - s * 1000).padStart(3, '0')}Z`
 }
 
-type BodyFields = Omit<CapturedDelivery['request'], 'method' | 'headers'>
-
-/** The body as UTF-8 text, or base64 when it is not UTF-8; personal fields removed from an event's. */
-function body(bytes: Uint8Array, event: unknown, parsed: boolean, options: ResolvedCaptureOptions): BodyFields {
+/** Fills in the body as UTF-8 text, or base64 when it is not UTF-8; personal fields removed from an event's. */
+function encodeBody(
+  out: RequestRecord,
+  bytes: Uint8Array,
+  event: unknown,
+  parsed: boolean,
+  options: ResolvedCaptureOptions,
+): void {
+  out.bytes = bytes.length
   let text: string
   try {
     text = strictUtf8.decode(bytes)
   } catch {
-    return { body: toBase64(bytes), encoding: 'base64', bytes: bytes.length }
+    out.body = toBase64(bytes)
+    out.encoding = 'base64'
+    return
   }
-  const asSent: BodyFields = { body: text, encoding: 'utf8', bytes: bytes.length }
+  out.body = text
   const personal = options.personal
-  if (personal === undefined || !mayHoldPersonal(text, personal)) return asSent
-  const removed = {
-    encoding: 'utf8' as const,
-    bytes: bytes.length,
-    personal: { action: personal.action, fields: [...personal.fields] },
-  }
+  if (personal === undefined || !mayHoldPersonal(text, personal)) return
+  const rewritten = withoutPersonal(text, event, parsed, personal, options.salt)
+  if (rewritten === text) return
+  out.body = rewritten
+  out.personal = options.personalNote
+}
+
+/** The body's text without its personal fields; the same text when it holds none. */
+function withoutPersonal(
+  text: string,
+  event: unknown,
+  parsed: boolean,
+  personal: PersonalFields,
+  salt: string,
+): string {
   // The receiver parsed it, so it is valid JSON: hashed where the values stand, when it can be.
-  const hashed = parsed ? hashInText(text, personal, options.salt) : undefined
-  if (hashed !== undefined) return hashed === text ? asSent : { ...removed, body: hashed }
+  const hashed = parsed ? hashInText(text, personal, salt) : undefined
+  if (hashed !== undefined) return hashed
   // An authentic event was parsed by the receiver; a refused body (a wrong secret, a bad payload)
   // can hold the same fields, so it is read here as JSON.parse reads it.
   const value = parsed ? event : parseJson(text)
   // Not JSON, yet it names a personal field: nothing to find it by, so the body is left out.
-  if (value === NOT_JSON) return { ...removed, body: '' }
-  const rewritten = removePersonal(value, personal, options.salt)
-  return rewritten === undefined ? asSent : { ...removed, body: rewritten }
+  if (value === NOT_JSON) return ''
+  return removePersonal(value, personal, salt) ?? text
 }
 
 const NOT_JSON = Symbol('not JSON')
@@ -108,27 +138,34 @@ function requestHeaders(
   options: ResolvedCaptureOptions,
 ): Record<string, string> {
   const out: Record<string, string> = {}
-  const add = (name: string, value: string) => {
-    const lower = name.toLowerCase()
-    const redacted = options.redact.has(lower) || (options.redactSignature && lower === signatureHeader)
-    out[lower] = redacted ? REDACTED : value
-  }
+  const redactSignature = options.redactSignature ? signatureHeader : undefined
   if (typeof (headers as Headers).forEach === 'function' && typeof (headers as Headers).get === 'function') {
     ;(headers as Headers).forEach((value, name) => {
-      add(name, value)
+      out[name] = redacted(name, redactSignature, options) ? REDACTED : value
     })
     return out
   }
-  for (const [name, value] of Object.entries(headers as Record<string, string | readonly string[] | undefined>)) {
-    if (value !== undefined) add(name, Array.isArray(value) ? value.join(', ') : (value as string))
+  const plain = headers as Record<string, string | readonly string[] | undefined>
+  for (const name in plain) {
+    const value = plain[name]
+    if (value === undefined || !Object.hasOwn(plain, name)) continue
+    const lower = name.toLowerCase()
+    out[lower] = redacted(lower, redactSignature, options)
+      ? REDACTED
+      : typeof value === 'string'
+        ? value
+        : value.join(', ')
   }
   return out
 }
 
+const redacted = (lower: string, signatureHeader: string | undefined, options: ResolvedCaptureOptions): boolean =>
+  options.redact.has(lower) || lower === signatureHeader
+
 function answerHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (!CONSTANT_ANSWER_HEADERS.has(name)) out[name] = value
+  for (const name in headers) {
+    if (Object.hasOwn(headers, name) && !CONSTANT_ANSWER_HEADERS.has(name)) out[name] = headers[name] as string
   }
   return out
 }

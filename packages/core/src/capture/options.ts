@@ -57,6 +57,8 @@ export interface ResolvedCaptureOptions {
   /** Whether the receiver's own signature header is redacted too (no `redact` list was given). */
   readonly redactSignature: boolean
   readonly personal: PersonalFields | undefined
+  /** What a record whose personal fields were removed says of it: one frozen object, shared by those records. */
+  readonly personalNote: Readonly<{ action: PersonalFields['action']; fields: string[] }> | undefined
   readonly salt: string
   readonly timeoutMs: number
   readonly batchSize: number
@@ -117,6 +119,7 @@ export function resolveCaptureOptions(options: CaptureOptions): ResolvedCaptureO
         `capture outcomes: unknown outcome ${JSON.stringify(outcome)}; use ${ALL_OUTCOMES.join(', ')}`,
       )
   }
+  const fields = personal(options.personal)
   return {
     sink: options.sink,
     outcomes: new Set(outcomes),
@@ -124,7 +127,9 @@ export function resolveCaptureOptions(options: CaptureOptions): ResolvedCaptureO
     maxBytes: positive('maxBytes', options.maxBytes, DEFAULT_CAPTURE_BYTES),
     redact: new Set((options.redact ?? DEFAULT_REDACT).map((name) => name.toLowerCase())),
     redactSignature: options.redact === undefined,
-    personal: personal(options.personal),
+    personal: fields,
+    personalNote:
+      fields && Object.freeze({ action: fields.action, fields: Object.freeze([...fields.fields]) as string[] }),
     salt: options.salt ?? randomSalt(),
     timeoutMs: positive('timeoutMs', options.timeoutMs, 10_000),
     batchSize: Math.floor(positive('batchSize', options.batchSize, 256)),
