@@ -49,6 +49,22 @@ describe('fileSink', () => {
     expect(lines.map((line) => JSON.parse(line).id)).toEqual(['rec_1', 'rec_2', 'rec_3'])
   })
 
+  it('writes a batch of more lines than one system write takes (IOV_MAX, 1024 on Linux), all in order', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    const sink = fileSink({ path })
+    const batch = Array.from({ length: 2500 }, (_, n) => record(n, { id: `rec_${n}_${'é'.repeat(n % 7)}` }))
+    await sink.write(batch)
+    await sink.close?.()
+    const text = await readFile(path, 'utf8')
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line).id),
+    ).toEqual(batch.map((r) => r.id))
+    expect(Buffer.byteLength(text)).toBe(batch.reduce((sum, r) => sum + Buffer.byteLength(`${JSON.stringify(r)}\n`), 0))
+  })
+
   it('writes text beyond ASCII byte for byte, and rotates by bytes, not characters', async () => {
     const path = join(dir, 'deliveries.jsonl')
     const wide = (n: number) =>
