@@ -15,6 +15,8 @@ const bodies = [
   '{"x\\\\\\"external_user_id":"not a key of its own","email":"e"}',
   '{"external_user_idx":"other field","xemail":"other"}',
   '{"data":{"external_user_id":"é 👍 \\n \\/"}}',
+  // Hashed from the literal as it stands (no backslash): beyond ASCII, and U+2028 that JSON keeps raw.
+  '{"external_user_id":"é👍ü\u2028","email":"ü"}',
 ]
 
 describe('hashInText', () => {
