@@ -150,14 +150,14 @@ function requestHeaders(
     const value = plain[name]
     if (value === undefined || !Object.hasOwn(plain, name)) continue
     const lower = name.toLowerCase()
-    out[lower] = redacted(lower, redactSignature, options)
-      ? REDACTED
-      : typeof value === 'string'
-        ? value
-        : value.join(', ')
+    out[lower] = redacted(lower, redactSignature, options) ? REDACTED : headerText(value)
   }
   return out
 }
+
+/** A header's value as text: a list joined as HTTP joins it; anything else an untyped caller passed, as `String()` reads it. */
+const headerText = (value: string | readonly string[]): string =>
+  typeof value === 'string' ? value : Array.isArray(value) ? value.join(', ') : String(value)
 
 const redacted = (lower: string, signatureHeader: string | undefined, options: ResolvedCaptureOptions): boolean =>
   options.redact.has(lower) || lower === signatureHeader

@@ -254,6 +254,19 @@ describe('capture', () => {
     expect(sink.records[0]?.request.headers['x-sig']).toBe('[redacted]')
   })
 
+  it('records header values of any shape an untyped caller passes as text, losing no record', async () => {
+    const { sink, capture, receiver } = setup()
+    const request = await signed(gesture(12))
+    const odd = { 'x-list': ['a', 'b'], 'x-number': 7, 'x-object': { nested: true }, 'x-gone': undefined }
+    await receiver.handle({ ...request, headers: { ...(request.headers as Record<string, string>), ...odd } as never })
+    await capture.flush()
+    expect(capture.stats()).toMatchObject({ written: 1, failed: 0 })
+    const headers = sink.records[0]?.request.headers
+    expect(headers).toMatchObject({ 'x-list': 'a, b', 'x-number': '7', 'x-object': '[object Object]' })
+    expect(headers).not.toHaveProperty('x-gone')
+    expect(capturedDeliverySchema.safeParse(sink.records[0]).success).toBe(true)
+  })
+
   it('drops what would pass maxBytes while the sink is busy, and counts it', async () => {
     let release = () => {}
     const writes: CapturedDelivery[][] = []
