@@ -52,10 +52,7 @@ export function hashInText(text: string, personal: PersonalFields, salt: string)
   let out = ''
   let from = 0
   for (const { start, end } of values) {
-    // Without a backslash, the literal is already the value's JSON: no parse and write again.
-    const literal = text.slice(start, end)
-    const digest = literal.includes('\\') ? hashValue(JSON.parse(literal), salt) : hashJson(literal, salt)
-    out += `${text.slice(from, start)}"${digest}"`
+    out += `${text.slice(from, start)}"${hashValue(JSON.parse(text.slice(start, end)), salt)}"`
     from = end
   }
   return out + text.slice(from)
@@ -128,11 +125,8 @@ const recentDigests = new Map<string, string>()
 const RECENT_DIGESTS = 1024
 
 /** The salted digest of a value: the same value and salt always give the same digest, so records still group by it. */
-export const hashValue = (value: unknown, salt: string): string => hashJson(JSON.stringify(value), salt)
-
-/** {@link hashValue} of the value whose JSON text is `json`. */
-function hashJson(json: string, salt: string): string {
-  const input = `${salt}${json}`
+export function hashValue(value: unknown, salt: string): string {
+  const input = `${salt}${JSON.stringify(value)}`
   let digest = recentDigests.get(input)
   if (digest === undefined) {
     if (recentDigests.size >= RECENT_DIGESTS) recentDigests.clear()
