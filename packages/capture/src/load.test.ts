@@ -1,0 +1,197 @@
+// Capture under load: many deliveries at once through a real node:http receiver and real HTTP
+// clients. What is attacked: that every chosen delivery is recorded (none lost, none twice) up to the
+// byte budget, that what passes the budget is counted, and that a sink which throws or stalls changes
+// no answer.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { silentLogger } from '@ringhook/core'
+import { type CapturedDelivery, type CaptureSink, createCapture } from '@ringhook/core/capture'
+import { signWebhook } from '@ringhook/core/signature'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { type Running, startReceiver } from '../test/servers.js'
+import { fileSink } from './file-sink.js'
+import { readCaptures } from './read.js'
+
+const secret = 'whsec_load'
+/** Requests in flight at once, each client sending its share one after another on a kept-alive connection. */
+const CLIENTS = 32
+
+type Kind = 'accepted' | 'duplicate' | 'refused' | 'failed'
+
+/** The n-th request of a run: mostly first deliveries, with duplicates, forgeries and failing handlers among them. */
+const kindOf = (n: number): Kind =>
+  n % 20 === 19 ? 'duplicate' : n % 25 === 7 ? 'refused' : n % 40 === 13 ? 'failed' : 'accepted'
+
+const bodyOf = (n: number, kind: Kind): string =>
+  kind === 'failed'
+    ? JSON.stringify({
+        event: 'gesture',
+        gesture_type: 'tap',
+        user_app_id: `u_${n}`,
+        external_user_id: `person_${n}`,
+        app_id: 'app_load',
+        timestamp: '2027-01-15T08:00:00.000Z',
+        data: { fail: true },
+      })
+    : JSON.stringify({
+        event: 'notification.responded',
+        user_app_id: `u_${n}`,
+        external_user_id: `person_${n}`,
+        app_id: 'app_load',
+        timestamp: '2027-01-15T08:00:01.000Z',
+        // A duplicate repeats the delivery before it.
+        data: { event_id: `evt_${kind === 'duplicate' ? n - 1 : n}`, response: 'emoji:👍' },
+      })
+
+interface Sent {
+  n: number
+  kind: Kind
+  body: string
+  status: number
+  answer: string
+}
+
+/** Sends `count` deliveries from CLIENTS clients at once; resolves with every answer, by request. */
+async function load(url: string, count: number): Promise<Sent[]> {
+  const sent: Sent[] = []
+  const answered: Promise<void>[] = []
+  const send = async (n: number) => {
+    const kind = kindOf(n)
+    const body = bodyOf(n, kind)
+    const { headers } = await signWebhook({ secret: kind === 'refused' ? 'whsec_forged' : secret, body })
+    // A duplicate goes out once its original was answered, as the service's retries do.
+    if (kind === 'duplicate') await answered[n - 1]
+    const response = await fetch(url, { method: 'POST', headers, body })
+    sent.push({ n, kind, body, status: response.status, answer: await response.text() })
+  }
+  let next = 0
+  const client = async () => {
+    // Each request is registered as it is taken, so that its duplicate can wait for its answer.
+    for (let n = next++; n < count; n = next++) {
+      answered[n] = send(n)
+      await answered[n]
+    }
+  }
+  await Promise.all(Array.from({ length: CLIENTS }, client))
+  return sent.sort((a, b) => a.n - b.n)
+}
+
+const STATUS: Record<Kind, number> = { accepted: 200, duplicate: 200, refused: 401, failed: 500 }
+
+let dir = ''
+let running: Running | undefined
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ringhook-capture-load-'))
+})
+afterEach(async () => {
+  await running?.close()
+  running = undefined
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('capture under load', () => {
+  it('records every one of 3,000 concurrent deliveries to the file, once, with its answer', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    // Small files, so that rotation happens under the load too.
+    const capture = createCapture({ sink: fileSink({ path, maxFileBytes: 256 * 1024, maxFiles: 100 }) })
+    running = await startReceiver({ secret, capture })
+    const sent = await load(running.url, 3000)
+    expect(sent.map((s) => s.status)).toEqual(sent.map((s) => STATUS[s.kind]))
+    await capture.close()
+
+    const records = await readCaptures(path)
+    expect(records).toHaveLength(sent.length)
+    const seen = (record: CapturedDelivery) => {
+      const body = JSON.parse(record.request.body)
+      return `${body.user_app_id} ${record.outcome} ${record.answer.status} ${record.answer.body}`
+    }
+    const expected = (s: Sent) => `u_${s.n} ${s.kind} ${s.status} ${s.answer}`
+    expect(records.map(seen).sort()).toEqual(sent.map(expected).sort())
+    // Personal values hashed in every record, under load as in one.
+    for (const record of records) {
+      expect(JSON.parse(record.request.body).external_user_id).toMatch(/^sha256:[0-9a-f]{64}$/)
+      expect(record.request.body).not.toContain('person_')
+    }
+    expect(capture.stats()).toEqual({
+      captured: 3000,
+      written: 3000,
+      skipped: 0,
+      dropped: 0,
+      failed: 0,
+      stalled: 0,
+      pending: 0,
+    })
+  }, 60_000)
+
+  it('keeps what fits its byte budget while the sink is held, counts the rest, and loses none of what it kept', async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const stored: CapturedDelivery[] = []
+    const sink: CaptureSink = {
+      write: async (records) => {
+        await held
+        stored.push(...records)
+      },
+    }
+    const maxBytes = 64 * 1024
+    const capture = createCapture({ sink, maxBytes, timeoutMs: 60_000 })
+    running = await startReceiver({ secret, capture })
+    const sent = await load(running.url, 1000)
+    expect(sent.map((s) => s.status)).toEqual(sent.map((s) => STATUS[s.kind]))
+
+    const whileHeld = capture.stats()
+    expect(whileHeld.dropped).toBeGreaterThan(0)
+    expect(whileHeld.captured).toBeGreaterThan(0)
+    expect(whileHeld.captured + whileHeld.dropped).toBe(1000)
+    // Each record counts its body, its answer and 512 bytes against the budget.
+    expect(whileHeld.captured * 512).toBeLessThanOrEqual(maxBytes)
+    expect(whileHeld.pending).toBe(whileHeld.captured)
+
+    release()
+    await capture.flush()
+    expect(capture.stats()).toMatchObject({ written: whileHeld.captured, failed: 0, stalled: 0, pending: 0 })
+    // Each kept record is one of the deliveries sent, with the answer its client read.
+    const answers = new Map(sent.map((s) => [`u_${s.n}`, `${s.kind} ${s.status} ${s.answer}`]))
+    const kept = stored.map((r) => [
+      JSON.parse(r.request.body).user_app_id,
+      `${r.outcome} ${r.answer.status} ${r.answer.body}`,
+    ])
+    expect(new Set(kept.map(([user]) => user)).size).toBe(whileHeld.captured)
+    for (const [user, answer] of kept) expect(answer).toBe(answers.get(user))
+  }, 60_000)
+
+  const broken: Record<string, () => CaptureSink> = {
+    throws: () => ({
+      write: () => {
+        throw new Error('disk on fire')
+      },
+    }),
+    stalls: () => ({ write: () => new Promise<void>(() => {}) }),
+  }
+
+  it.each(Object.keys(broken))(
+    'answers 1,000 concurrent deliveries as without capture when the sink %s',
+    async (kind) => {
+      const plain = await startReceiver({ secret })
+      const withoutCapture = await load(plain.url, 1000).finally(() => plain.close())
+
+      const warned: string[] = []
+      const logger = { ...silentLogger, warn: (_fields: object, message?: string) => void warned.push(message ?? '') }
+      const capture = createCapture({ sink: (broken[kind] as () => CaptureSink)(), timeoutMs: 50, logger })
+      running = await startReceiver({ secret, capture })
+      const withBrokenSink = await load(running.url, 1000)
+      const answers = (sent: Sent[]) => sent.map((s) => `${s.n} ${s.status} ${s.answer}`)
+      expect(answers(withBrokenSink)).toEqual(answers(withoutCapture))
+
+      await capture.flush()
+      const stats = capture.stats()
+      expect(stats).toMatchObject({ captured: 1000, written: 0, pending: 0 })
+      expect(kind === 'stalls' ? stats.stalled : stats.failed).toBe(1000)
+      expect(warned).toHaveLength(1)
+    },
+    60_000,
+  )
+})
