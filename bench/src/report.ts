@@ -93,13 +93,14 @@ function placement(r: Results): string {
   return `${where}; ${layout}`
 }
 
+function measuredText(t: TargetCheck): string {
+  if (t.unit === '×') return x(t.measured)
+  if (t.unit === 'records') return `${t.measured.toLocaleString('en-US')} ${t.unit}`
+  return `${t.measured.toFixed(t.unit === 'KB' ? 1 : 2)} ${t.unit}`
+}
+
 function targetsSection(r: Results): string {
-  const rows = r.targets.map((t) => [
-    t.target,
-    t.unit === '×' ? x(t.measured) : `${t.measured.toFixed(t.unit === 'KB' ? 1 : 2)} ${t.unit}`,
-    t.required,
-    mark(t.met),
-  ])
+  const rows = r.targets.map((t) => [t.target, measuredText(t), t.required, mark(t.met)])
   const limits = r.limits.length ? `\n\n### What limits the missed targets\n\n${r.limits.join('\n\n')}` : ''
   return `## Targets\n\n${table(['target', 'measured', 'required', 'met'], rows)}${limits}\n`
 }
@@ -187,7 +188,7 @@ function httpSection(r: Results, http: HttpResults): string {
       ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
-    "Servers: `*:hand` is that framework with a hand-rolled route that does what the spec asks of any receiver (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse, the payload's fields checked, a delivery seen in the last 10 s acknowledged and not handled again); `*:ringhook` is the ringhook adapter, its memory store given a 256 MiB budget so that 10 s of deliveries fit at any rate here (the default 40 MiB holds 10 s of ~12,000 a second and would answer the rest 503 `store_full`); `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs); `node:ringhook-otel` is the node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered, exporting to memory, and `node:hand-otel` the hand-rolled route instrumented by hand with the same SDK (see the OpenTelemetry section); `node:ringhook-capture` is the node adapter capturing every delivery (`createCapture`, default options) to the rotating JSON Lines file sink of `@ringhook/capture`.",
+    "Servers: `*:hand` is that framework with a hand-rolled route that does what the spec asks of any receiver (node:crypto HMAC, timingSafeEqual, timestamp window, JSON.parse, the payload's fields checked, a delivery seen in the last 10 s acknowledged and not handled again); `*:ringhook` is the ringhook adapter, its memory store given a 256 MiB budget so that 10 s of deliveries fit at any rate here (the default 40 MiB holds 10 s of ~12,000 a second and would answer the rest 503 `store_full`); `node:octokit` is @octokit/webhooks' node middleware (GitHub's scheme); `node:ringhook-redis` is the node adapter with the Redis dedup store; `node:ringhook-queue` is the node adapter with `@ringhook/bullmq` attached: each delivery is stored as a BullMQ job in Redis before it is answered (the enqueue path; no worker runs); `node:ringhook-otel` is the node adapter with `@ringhook/otel` and an OpenTelemetry SDK registered, exporting to memory, and `node:hand-otel` the hand-rolled route instrumented by hand with the same SDK (see the OpenTelemetry section); `node:ringhook-capture` is the node adapter capturing every delivery (`createCapture`, default options) to the rotating JSON Lines file sink of `@ringhook/capture`; what its capture counted is read at the end of the run, once its records are written (the Targets table).",
     skipped ? `\n${skipped}` : '',
     '',
   ].join('\n')

@@ -1,3 +1,4 @@
+import type { CaptureStats } from '@ringhook/core/capture'
 import type { ColdRow } from './coldstart/run.js'
 import type { HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
@@ -9,8 +10,8 @@ import type { SizeRow } from './size/run.js'
 export interface TargetCheck {
   target: string
   measured: number
-  /** How `measured` reads: a ratio (×), megabytes or kilobytes (1,000 bytes). */
-  unit: '×' | 'MB' | 'KB'
+  /** How `measured` reads: a ratio (×), megabytes, kilobytes (1,000 bytes) or a count of records. */
+  unit: '×' | 'MB' | 'KB' | 'records'
   required: string
   met: boolean
 }
@@ -71,12 +72,28 @@ export function httpTargets(rows: readonly HttpRow[]): TargetCheck[] {
       ratio('capture of every delivery (file sink) req/s vs none, node:http', ratioTo(captured, inline, 'rps'), 0.9),
     )
   }
+  if (captured?.capture) checks.push(captureLosses(captured.capture))
   if (inline && queued) {
     checks.push(
       ratio('enqueue path (@ringhook/bullmq) req/s vs inline receiver, node:http', ratioTo(queued, inline, 'rps'), 0.5),
     )
   }
   return checks
+}
+
+/**
+ * Capture under the HTTP load: every delivery it chose was written by the end of the run (records
+ * over its byte budget are allowed, and counted in the target's name).
+ */
+function captureLosses(stats: CaptureStats): TargetCheck {
+  const lost = stats.captured - stats.written
+  return {
+    target: `capture under the HTTP load, node:http: records lost of ${stats.captured.toLocaleString('en-US')} captured (${stats.dropped.toLocaleString('en-US')} over its byte budget, counted)`,
+    measured: lost,
+    unit: 'records',
+    required: '0',
+    met: lost === 0 && stats.failed + stats.stalled === 0 && stats.pending === 0,
+  }
 }
 
 /** Bounded means: once the window is full, more ids leave the heap where it was and the store in its budget. */

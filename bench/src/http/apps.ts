@@ -15,6 +15,9 @@ import { deliveryKey, type HandEvent, SeenDeliveries } from '../hand/checks.js'
 
 /** Every server's handler does the same trivial work: count the delivery. */
 export const stats = { handled: 0 }
+
+/** The captures a server records deliveries with: their counts are reported with its stats. */
+export const captures: Capture[] = []
 const onEvent = (): void => {
   stats.handled += 1
 }
@@ -376,6 +379,7 @@ async function ringhookCapture(): Promise<Server> {
   cleanups.push(() => rm(dir, { recursive: true, force: true }))
   const { silentLogger } = await import('@ringhook/core')
   const capture = createCapture({ sink: fileSink({ path: join(dir, 'deliveries.jsonl') }), logger: silentLogger })
+  captures.push(capture)
   return createServer(ringhook(await receiver(undefined, undefined, capture)))
 }
 

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process'
+import type { CaptureStats } from '@ringhook/core/capture'
 import { AGAINST_SUFFIX } from '../against.js'
 import { githubHeaders, ringHeaders } from '../fixtures.js'
 import { max, median, min } from '../stats.js'
@@ -75,6 +76,8 @@ export interface HttpRow {
   /** Server process CPU (user + system, all threads) per delivery handled, the slices' lower quartile. */
   cpuUsPerRequest: number
   handled: number
+  /** What the server's capture counted over the whole run, once its records were written. */
+  capture?: CaptureStats
 }
 
 export interface SkippedApp {
@@ -102,12 +105,15 @@ function start(entry: string, app: string, launch: Launch): Promise<Started> {
   })
 }
 
-function serverStats(server: Started): Promise<{ maxRssKb: number; handled: number; cpuUs: number }> {
+type Stats = Extract<ServerMessage, { type: 'stats' }>
+
+/** A server's counts; with `flush`, once its capture (if any) has written what it queued. */
+function serverStats(server: Started, flush = false): Promise<Stats> {
   return new Promise((resolve) => {
     server.child.once('message', (message: ServerMessage) => {
       if (message.type === 'stats') resolve(message)
     })
-    server.child.send({ type: 'stats' })
+    server.child.send({ type: 'stats', flush })
   })
 }
 
@@ -173,7 +179,7 @@ async function runGroup(
     const rows: HttpRow[] = []
     for (const server of servers) {
       const results = runs.get(server.app) as LoadResult[]
-      const stats = await serverStats(server)
+      const stats = await serverStats(server, true)
       const rps = results.map((r) => r.rps)
       rows.push({
         framework: group.framework,
@@ -188,6 +194,7 @@ async function runGroup(
         peakRssMb: stats.maxRssKb / 1024,
         cpuUsPerRequest: betterQuartile(cpu.get(server.app) ?? [], 'lower'),
         handled: stats.handled,
+        ...(stats.capture ? { capture: stats.capture } : {}),
       })
     }
     return { rows, skipped }

@@ -2,16 +2,19 @@
  * One HTTP contender in its own process, so the load generator never shares its event loop.
  * Started by run.ts with the app id as argument; talks over the fork IPC channel:
  *   -> { type: 'ready', port }           once listening on 127.0.0.1
- *   <- { type: 'stats' } -> { type: 'stats', maxRssKb, handled, cpuUs }
+ *   <- { type: 'stats', flush? } -> { type: 'stats', maxRssKb, handled, cpuUs, capture? }
+ * With `flush`, a server that captures deliveries first waits for its records to be written, and
+ * reports what its capture counted.
  */
 
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
-import { APPS, cleanups, stats } from './apps.js'
+import type { CaptureStats } from '@ringhook/core/capture'
+import { APPS, captures, cleanups, stats } from './apps.js'
 
 export type ServerMessage =
   | { type: 'ready'; port: number }
-  | { type: 'stats'; maxRssKb: number; handled: number; cpuUs: number }
+  | { type: 'stats'; maxRssKb: number; handled: number; cpuUs: number; capture?: CaptureStats }
   | { type: 'error'; message: string }
 
 const send = (message: ServerMessage): void => void process.send?.(message)
@@ -26,12 +29,22 @@ if (!build) {
 try {
   const server = await build()
   server.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (server.address() as AddressInfo).port }))
-  process.on('message', (message: { type?: string }) => {
-    if (message.type === 'stats') {
-      // CPU of the whole process (every thread: GC helpers too), user and system, in µs.
-      const { user, system } = process.cpuUsage()
-      send({ type: 'stats', maxRssKb: peakRssKb(), handled: stats.handled, cpuUs: user + system })
+  process.on('message', async (message: { type?: string; flush?: boolean }) => {
+    if (message.type !== 'stats') return
+    // CPU of the whole process (every thread: GC helpers too), user and system, in µs.
+    const { user, system } = process.cpuUsage()
+    const reply: Extract<ServerMessage, { type: 'stats' }> = {
+      type: 'stats',
+      maxRssKb: peakRssKb(),
+      handled: stats.handled,
+      cpuUs: user + system,
     }
+    const [capture] = captures
+    if (message.flush && capture) {
+      await capture.flush()
+      reply.capture = capture.stats()
+    }
+    send(reply)
   })
   // The parent going away ends the bench: never leave a server behind.
   process.on('disconnect', async () => {
