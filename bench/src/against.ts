@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -23,6 +24,15 @@ export function againstDir(dir: string): string {
       throw new Error(`--against=${dir}: no ${needed} there (install and build it first)`)
   }
   return root
+}
+
+/** A checkout's commit, short, with ` (modified)` when its tracked files differ from it; undefined outside git. */
+export function commitOf(dir: string): string | undefined {
+  const git = (...args: string[]) => spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8' })
+  const head = git('rev-parse', '--short', 'HEAD')
+  if (head.status !== 0) return undefined
+  const dirty = git('status', '--porcelain', '--untracked-files=no').stdout.trim() !== ''
+  return `${head.stdout.trim()}${dirty ? ' (modified)' : ''}`
 }
 
 /** The other checkout's core, as the micro contenders use it (its store from `/store` or the root). */

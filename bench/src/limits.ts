@@ -67,13 +67,26 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       '**OpenTelemetry.** Held to a hand-rolled route that emits the same telemetry (the same ten span ' +
       'attributes, its dedup key hashed for one of them, the same histogram by event and handler outcome), ' +
       "the SDK's work is alike on both: on 2026-11-27 tracing cost ringhook 63 µs of server CPU a request and " +
-      'the route 66 µs. What is left is the plain node:http gap above: 0.882–0.911× in five pairs and 0.90× ' +
-      '(0.899) in a full run, median 0.8955×. Against the route with fewer attributes it read 0.86×: the SDK ' +
+      'the route 66 µs. What is left is the plain node:http gap above: 0.867–0.913× in ten pairs on that day ' +
+      '(median 0.896×) and 0.899× and 0.896× in two full runs. Against the route with fewer attributes it read 0.86×: the SDK ' +
       "hashes a histogram record's attributes on every record and each span attribute is a call. The required " +
       "parts of ringhook's own share are the dedup key's SHA-256 (a pseudonym, never the key), the context " +
       "handed to handlers so their spans are children of the delivery's, and the attributes. Reading the body " +
       "ahead, to drop the node adapter's promises under the AsyncLocalStorage context manager, showed no gain " +
       '(HISTORY.md).',
+  },
+  {
+    targets: ['capture of every delivery'],
+    note:
+      '**Capture of every delivery.** The record asked for (the body as text, the request headers, the ' +
+      'answer, the outcome, one JSON line, written) costs ~4.7 µs in one process on the bench machine of ' +
+      "2026-11-27 (the bench's 250-byte event: the record 0.7 µs, its JSON 2.4 µs without the body and 0.5 " +
+      'for the body, encoding 0.5) and 0.5–0.8 µs to write; under the HTTP load about twice as much: 9–15 µs ' +
+      'of server CPU a delivery over 45–50 µs without capture. 10% of a delivery is 4.5–5 µs, less than the ' +
+      'record costs in one process, so the target is met only when the run favours it: full runs read ' +
+      '0.77–0.91× that day (0.899× at 11:39Z). Writing the body as raw JSON instead of a string would save ' +
+      '~0.6 µs of the 4.7 (HISTORY.md). Nothing chosen is lost under the load (the records-lost target); ' +
+      '`outcomes` and `sampleRate` keep the cost to the deliveries worth replaying.',
   },
   {
     targets: ['enqueue path'],
@@ -107,7 +120,9 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
       'delivery 15–19 ms after spawn, so 1.5× left ~8–10 ms for importing core, building the receiver and the ' +
       "first delivery's extra work, while importing core's dist alone took 14.5–15.5 ms (zod/mini's chunk ~5 " +
       "of it) and octokit's web middleware 13.8–16.4 ms: octokit read 2.00–2.29× in the same runs, ringhook " +
-      '2.26–2.43×. Done so far: zod/mini bundled into core (import 32 → 16 ms), node:crypto on Node only, the ' +
+      '2.26–2.43×; later that day, on another machine, ringhook 1.56× and 1.53×, octokit 1.35× and 1.31×. On ' +
+      "Bun an empty module's import takes 3.6–4.2 ms; core's 15–19 ms, zod's chunk alone 8–12 ms. " +
+      'Done so far: zod/mini bundled into core (import 32 → 16 ms), node:crypto on Node only, the ' +
       'API schemas in their own entry (`@ringhook/core/api`), predicates instead of zod schemas on the valid ' +
       "path, SHA-256 by Bun's own hasher (first delivery 8.70 → 7.42 ms, HISTORY.md). Node and Deno meet " +
       'the target.',

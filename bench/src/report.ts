@@ -1,4 +1,4 @@
-import { againstRatios } from './against.js'
+import { againstRatios, commitOf } from './against.js'
 import type { ColdRow } from './coldstart/run.js'
 import type { HttpResults, HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
@@ -446,7 +446,7 @@ function againstSection(r: Results): string {
   const ratios = againstRatios(r.micro, r.http?.rows)
   if (!r.options.against || ratios.length === 0) return ''
   return [
-    `## This checkout against ${r.options.against}`,
+    `## This checkout (${commitOf('.') ?? 'not in git'}) against ${commitOf(r.options.against) ?? 'another'} (${r.options.against})`,
     '',
     'Each reading of this checkout over the same reading of the other, both from this run (micro rounds and HTTP slices interleaved). Above 1 is faster for operations and req/s, slower for p99 and CPU.',
     '',
