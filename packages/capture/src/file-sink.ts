@@ -6,7 +6,7 @@ import type { CapturedDelivery, CaptureSink } from '@ringhook/core/capture'
 export interface FileSinkOptions {
   /** The file written to; older ones are `path.1` (the most recent) to `path.N`. Its folder is created. */
   path: string
-  /** Size past which the file is rotated, in bytes. Default 64 MiB. */
+  /** Size past which the file is rotated, in bytes: before a batch that would pass it (a batch is never split, so a file can pass it by one batch). Default 64 MiB. */
   maxFileBytes?: number
   /** Rotated files kept besides the current one; older ones are deleted. Default 4. */
   maxFiles?: number
