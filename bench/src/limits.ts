@@ -66,14 +66,16 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
     note:
       '**OpenTelemetry.** Held to a hand-rolled route that emits the same telemetry (the same ten span ' +
       'attributes, its dedup key hashed for one of them, the same histogram by event and handler outcome), ' +
-      "the SDK's work is alike on both: on 2026-11-27 tracing cost ringhook 63 µs of server CPU a request and " +
-      'the route 66 µs. What is left is the plain node:http gap above: 0.867–0.913× in ten pairs on that day ' +
-      '(median 0.896×) and 0.899× and 0.896× in two full runs. Against the route with fewer attributes it read 0.86×: the SDK ' +
-      "hashes a histogram record's attributes on every record and each span attribute is a call. The required " +
-      "parts of ringhook's own share are the dedup key's SHA-256 (a pseudonym, never the key), the context " +
-      "handed to handlers so their spans are children of the delivery's, and the attributes. Reading the body " +
-      "ahead, to drop the node adapter's promises under the AsyncLocalStorage context manager, showed no gain " +
-      '(HISTORY.md).',
+      "the SDK's work is alike on both: tracing cost ringhook 63 µs of server CPU a request and the route 66 µs " +
+      '(full run, 2026-11-27 morning); 36 and 33 µs on the machine of that afternoon. What is ' +
+      'left is the plain node:http gap above, which the traced row inherits whole: in the same four-server ' +
+      'runs that afternoon plain ringhook read 0.882× and 0.863× the route and traced ringhook 0.852× and ' +
+      '0.888× the traced route; that morning 0.867–0.913× in ten pairs (median 0.896×) and 0.899× and 0.896× ' +
+      'in two full runs. The target assumed the SDK would dominate both servers; at 33–66 µs a request it ' +
+      "does not hide a 6–10 µs difference. The required parts of ringhook's own share are the dedup key's " +
+      'SHA-256 (a pseudonym, never the key), the context handed to handlers so their spans are children of ' +
+      "the delivery's, and the attributes. Reading the body ahead, to drop the node adapter's promises under " +
+      'the AsyncLocalStorage context manager, showed no gain (HISTORY.md).',
   },
   {
     targets: ['capture of every delivery'],
@@ -116,16 +118,19 @@ const DEPLOYMENT_NOTES: readonly { targets: readonly string[]; note: string }[] 
   {
     targets: ['cold start:'],
     note:
-      '**Cold start on Bun.** The hand-rolled route imports nothing: on 2026-11-27 it answered its first ' +
-      'delivery 15–19 ms after spawn, so 1.5× left ~8–10 ms for importing core, building the receiver and the ' +
-      "first delivery's extra work, while importing core's dist alone took 14.5–15.5 ms (zod/mini's chunk ~5 " +
-      "of it) and octokit's web middleware 13.8–16.4 ms: octokit read 2.00–2.29× in the same runs, ringhook " +
-      '2.26–2.43×; later that day, on another machine, ringhook 1.56× and 1.53×, octokit 1.35× and 1.31×. On ' +
-      "Bun an empty module's import takes 3.6–4.2 ms; core's 15–19 ms, zod's chunk alone 8–12 ms. " +
-      'Done so far: zod/mini bundled into core (import 32 → 16 ms), node:crypto on Node only, the ' +
-      'API schemas in their own entry (`@ringhook/core/api`), predicates instead of zod schemas on the valid ' +
-      "path, SHA-256 by Bun's own hasher (first delivery 8.70 → 7.42 ms, HISTORY.md). Node and Deno meet " +
-      'the target.',
+      '**Cold start on Bun.** The hand-rolled route imports nothing and Bun boots in 3–4 ms, so the route ' +
+      'answers its first delivery 13–19 ms after spawn (by machine), and 1.5× leaves 6.5–9.5 ms for ' +
+      'importing a library, building its receiver and its first delivery. On the machine of 2026-11-27 ' +
+      'afternoon (route 13.2–14.1 ms; ringhook 2.02–2.18×, octokit 1.89× in the same runs), measured in one ' +
+      "Bun process: importing core 11–12 ms (an empty module 1.2 ms; zod/mini's chunk alone 5–7 ms, of which " +
+      'its evaluation 0.6–1.2 ms; minified, no faster), creating the receiver 1.1–1.4 ms (a second one ' +
+      '0.07 ms), the first delivery 4.3–5.4 ms (the next 0.6 ms). So most of it is Bun compiling each ' +
+      'function the first time it runs: it grows with the code a delivery passes through, not with what ' +
+      "that code does, and octokit's middleware alone imports in 11 ms. On a slower-booting machine " +
+      'ringhook read 1.53× and 1.56× (octokit 1.31–1.35×). Done so far: zod/mini bundled into core (import ' +
+      '32 → 16 ms), node:crypto on Node only, the API schemas in their own entry (`@ringhook/core/api`), ' +
+      "predicates instead of zod schemas on the valid path, SHA-256 by Bun's own hasher (first delivery " +
+      '8.70 → 7.42 ms, HISTORY.md). Node and Deno meet the target.',
   },
   {
     targets: ['memory: node:http peak RSS'],
