@@ -7,7 +7,7 @@ import {
   type WebhookEvent,
 } from '@ringhook/core'
 import { Queue } from 'bullmq'
-import { type Connection, producerConnection } from './connection.js'
+import { type Connection, type OwnedConnection, producerConnection } from './connection.js'
 import { EnqueueError } from './errors.js'
 import type { QueueInstrumentation } from './instrumentation.js'
 import { toJobData } from './job-data.js'
@@ -76,28 +76,11 @@ export function createEventQueue(options: EventQueueOptions): EventQueue {
   const where = 'createEventQueue'
   if (!options?.connection) throw new RinghookConfigError(`${where} needs \`connection\`: an ioredis client or options`)
   const name = queueName(where, options.name)
-  const policy = { ...DEFAULT_JOB_POLICY, ...options.jobs }
-  const attempts = Math.floor(positive(where, 'jobs.attempts', policy.attempts, 5))
-  const backoffMs = positive(where, 'jobs.backoffMs', policy.backoffMs, 1_000)
-  const keepSeconds = positive(where, 'jobs.keepCompletedSeconds', policy.keepCompletedSeconds, 3_600)
   const fixedTimeout =
     options.addTimeoutMs === undefined ? undefined : positive(where, 'addTimeoutMs', options.addTimeoutMs, 1)
   const selects = selector(options.events)
   const { client, owned } = producerConnection(options.connection)
-  const queue = new Queue(name, {
-    connection: client,
-    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-    defaultJobOptions: {
-      attempts,
-      backoff: { type: 'exponential', delay: backoffMs },
-      // Kept by age only: a count limit could drop a job inside the window its id must guard.
-      removeOnComplete: { age: keepSeconds },
-      // Failed jobs stay until replayed or removed: they are the dead letters.
-      removeOnFail: false,
-    },
-  })
-  // Failures surface through `add`; without a listener an 'error' event would crash the process.
-  queue.on('error', () => {})
+  const queue = openQueue(where, name, client, options)
 
   const enqueue = async (
     event: WebhookEvent | UnknownEvent,
@@ -144,6 +127,29 @@ export function createEventQueue(options: EventQueueOptions): EventQueue {
       if (owned) client.disconnect()
     },
   }
+}
+
+/** The BullMQ queue, its jobs retried and kept as `options.jobs` says. */
+function openQueue(where: string, name: string, client: OwnedConnection['client'], options: EventQueueOptions): Queue {
+  const policy = { ...DEFAULT_JOB_POLICY, ...options.jobs }
+  const attempts = Math.floor(positive(where, 'jobs.attempts', policy.attempts, 5))
+  const backoffMs = positive(where, 'jobs.backoffMs', policy.backoffMs, 1_000)
+  const keepSeconds = positive(where, 'jobs.keepCompletedSeconds', policy.keepCompletedSeconds, 3_600)
+  const queue = new Queue(name, {
+    connection: client,
+    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+    defaultJobOptions: {
+      attempts,
+      backoff: { type: 'exponential', delay: backoffMs },
+      // Kept by age only: a count limit could drop a job inside the window its id must guard.
+      removeOnComplete: { age: keepSeconds },
+      // Failed jobs stay until replayed or removed: they are the dead letters.
+      removeOnFail: false,
+    },
+  })
+  // Failures surface through `add`; without a listener an 'error' event would crash the process.
+  queue.on('error', () => {})
+  return queue
 }
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error))

@@ -84,20 +84,68 @@ const DEFAULT_CLOSE_TIMEOUT_MS = 10_000
 export function createWorker(options: WorkerOptions): RinghookWorker {
   const where = 'createWorker'
   if (!options?.connection) throw new RinghookConfigError(`${where} needs \`connection\`: an ioredis client or options`)
-  const name = queueName(where, options.name)
-  const logger = options.logger ?? consoleLogger()
-  const registry = new Registry<JobContext, JobErrorHandler>()
+  const parts: WorkerParts = {
+    name: queueName(where, options.name),
+    logger: options.logger ?? consoleLogger(),
+    registry: new Registry<JobContext, JobErrorHandler>(),
+    instrumentation: options.instrumentation,
+  }
+  const { logger, registry } = parts
   const running = new RunningJobs()
   const reports = new Tracked()
+  const worker = new BullWorker(parts.name, jobProcessor(parts, running), {
+    // ioredis' own options type; BullMQ declares a looser copy of it that differs in callback types.
+    connection: workerConnection(options.connection) as ConnectionOptions,
+    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
+    concurrency: Math.floor(positive(where, 'concurrency', options.concurrency, 10)),
+    lockDuration: positive(where, 'lockDurationMs', options.lockDurationMs, 30_000),
+    stalledInterval: positive(where, 'stalledIntervalMs', options.stalledIntervalMs, 30_000),
+    autorun: options.autorun ?? true,
+  })
+  worker.on('failed', (job, error) => {
+    // `finishedOn` is set only when the job went to the failed set rather than back for a retry.
+    if (job && typeof job.finishedOn === 'number') reports.track(reportFailure(parts, job, error))
+  })
+  worker.on('stalled', (jobId) => {
+    logger.warn({ job_id: jobId }, 'A job lost its worker (it died or blocked its event loop); it runs again')
+  })
+  // Connection failures while Redis is away: BullMQ reconnects by itself.
+  worker.on('error', (error) => logger.warn({ err: describe(error) }, 'Worker error'))
 
-  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<void> => {
+  let closing: Promise<WorkerCloseResult> | undefined
+  const facade: RinghookWorker = {
+    worker,
+    ...registering(registry, () => facade),
+    run() {
+      worker.run().catch((error) => logger.error({ err: describe(error) }, 'The worker stopped'))
+    },
+    close(closeOptions = {}) {
+      closing ??= shutDown(worker, running, reports, logger, closeOptions.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS)
+      return closing
+    },
+  }
+  return facade
+}
+
+/** What a worker's job runs and its failure reports share. */
+interface WorkerParts {
+  name: string
+  logger: Logger
+  registry: Registry<JobContext, JobErrorHandler>
+  instrumentation: QueueInstrumentation | undefined
+}
+
+/** BullMQ's processor: runs a job's handlers, tracked by `running` so that `close()` can hand them back. */
+function jobProcessor(parts: WorkerParts, running: RunningJobs) {
+  const { name, logger, registry } = parts
+  return async (job: Job, token?: string, signal?: AbortSignal): Promise<void> => {
     const decoded = fromJobData(job.data)
     // No retry can make a job readable: fail it now, reported to onError.
     if (!decoded.ok) throw new UnrecoverableError(`JobDataError: ${decoded.message}`)
     const info = jobInfo(name, job)
     const run = new JobRun(logger, decoded.event.event, decoded.delivery, info)
     signal?.addEventListener('abort', () => run.abort(signal.reason), { once: true })
-    const observer = options.instrumentation?.process?.({
+    const observer = parts.instrumentation?.process?.({
       event: decoded.event.event,
       queue: name,
       jobId: info.id,
@@ -123,60 +171,29 @@ export function createWorker(options: WorkerOptions): RinghookWorker {
       throw error
     }
   }
+}
 
-  const worker = new BullWorker(name, processor, {
-    // ioredis' own options type; BullMQ declares a looser copy of it that differs in callback types.
-    connection: workerConnection(options.connection) as ConnectionOptions,
-    ...(options.prefix === undefined ? {} : { prefix: options.prefix }),
-    concurrency: Math.floor(positive(where, 'concurrency', options.concurrency, 10)),
-    lockDuration: positive(where, 'lockDurationMs', options.lockDurationMs, 30_000),
-    stalledInterval: positive(where, 'stalledIntervalMs', options.stalledIntervalMs, 30_000),
-    autorun: options.autorun ?? true,
-  })
-
-  const report = async (job: Job, cause: Error): Promise<void> => {
-    const decoded = fromJobData(job.data)
-    const run = decoded.ok ? new JobRun(logger, decoded.event.event, decoded.delivery, jobInfo(name, job)) : undefined
-    const error = new RinghookError(
-      'handler_error',
-      `Job ${job.id} (${job.name}) failed for good after ${job.attemptsMade} attempt(s): ${cause.message}`,
-      'handler',
-      { cause },
-    )
-    const log = run?.logger ?? logger
-    log.error({ code: error.code, job_id: job.id, err: describe(cause) }, error.message)
-    for (const handler of registry.errorHandlers) {
-      try {
-        await handler(error, decoded.ok ? decoded.event : undefined, run)
-      } catch (failure) {
-        log.error({ phase: 'error_handler', err: describe(failure) }, 'An onError handler threw')
-      }
+/** A job failed for good: logged, and handed to every `onError` handler. */
+async function reportFailure(parts: WorkerParts, job: Job, cause: Error): Promise<void> {
+  const decoded = fromJobData(job.data)
+  const run = decoded.ok
+    ? new JobRun(parts.logger, decoded.event.event, decoded.delivery, jobInfo(parts.name, job))
+    : undefined
+  const error = new RinghookError(
+    'handler_error',
+    `Job ${job.id} (${job.name}) failed for good after ${job.attemptsMade} attempt(s): ${cause.message}`,
+    'handler',
+    { cause },
+  )
+  const log = run?.logger ?? parts.logger
+  log.error({ code: error.code, job_id: job.id, err: describe(cause) }, error.message)
+  for (const handler of parts.registry.errorHandlers) {
+    try {
+      await handler(error, decoded.ok ? decoded.event : undefined, run)
+    } catch (failure) {
+      log.error({ phase: 'error_handler', err: describe(failure) }, 'An onError handler threw')
     }
   }
-
-  worker.on('failed', (job, error) => {
-    // `finishedOn` is set only when the job went to the failed set rather than back for a retry.
-    if (job && typeof job.finishedOn === 'number') reports.track(report(job, error))
-  })
-  worker.on('stalled', (jobId) => {
-    logger.warn({ job_id: jobId }, 'A job lost its worker (it died or blocked its event loop); it runs again')
-  })
-  // Connection failures while Redis is away: BullMQ reconnects by itself.
-  worker.on('error', (error) => logger.warn({ err: describe(error) }, 'Worker error'))
-
-  let closing: Promise<WorkerCloseResult> | undefined
-  const facade: RinghookWorker = {
-    worker,
-    ...registering(registry, () => facade),
-    run() {
-      worker.run().catch((error) => logger.error({ err: describe(error) }, 'The worker stopped'))
-    },
-    close(closeOptions = {}) {
-      closing ??= shutDown(worker, running, reports, logger, closeOptions.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS)
-      return closing
-    },
-  }
-  return facade
 }
 
 async function shutDown(
