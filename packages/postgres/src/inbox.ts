@@ -6,6 +6,7 @@ import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core/store'
 import { type ClaimRow, toClaim } from './claim-row.js'
 import type { ClientOf, PooledClient, PoolLike } from './client.js'
 import { PostgresStoreError } from './errors.js'
+import { HeldClaims } from './held-claims.js'
 import { milliseconds, type PostgresStoreOptions, resolveOptions } from './options.js'
 import { sweeper } from './sweep.js'
 import type { Table } from './table.js'
@@ -44,21 +45,6 @@ export interface PostgresInbox<Client extends PooledClient = PooledClient> exten
   close(): Promise<void>
 }
 
-/** A claim this process holds: its transaction, open on its own client until committed or rolled back. */
-interface Held<Client> {
-  readonly token: string
-  readonly client: Client
-  readonly onError: (error: Error) => void
-  /** open: waiting for a handler or the receiver; busy: a handler writes in it; committed: by a handler. */
-  state: 'open' | 'busy' | 'committed'
-  /** The claim's in-flight ttl: how long copies wait for the reply after a handler's commit. */
-  readonly inFlightTtlMs: number
-  /** The reply a handler committed, and whether the receiver's own is still due. */
-  committed?: { reply: StoredReply; due: boolean }
-  /** Its client went back to the pool (or was closed): never twice. */
-  gone?: boolean
-}
-
 const FIFTEEN_MINUTES = 15 * 60_000
 // What a handler's commit stores as the reply: the acknowledgement, which is every event's reply but
 // a gesture's, or a gesture reply without a vibe, which is the receiver's answer to a gesture handler
@@ -83,133 +69,125 @@ export function createPostgresInbox<Pool extends PoolLike>(
 ): PostgresInbox<ClientOf<Pool>> {
   type Client = ClientOf<Pool>
   const resolved = resolveOptions<Pool>(options, 'createPostgresInbox')
-  const { table, timeoutMs, sweepEvery, sweepLimit } = resolved
+  const { pool, table, timeoutMs, sweepEvery, sweepLimit } = resolved
   // What ClientOf<Pool> reads off the pool's type is what its connect() resolves at run time.
-  const connect = () => resolved.pool.connect() as Promise<Client>
-  const pool = resolved.pool
-  const completedTtlMs = options.completedTtlMs ?? FIFTEEN_MINUTES
-  if (!Number.isFinite(completedTtlMs) || completedTtlMs <= 0) {
-    throw new RinghookConfigError(
-      `createPostgresInbox: completedTtlMs must be a positive number, got ${completedTtlMs}`,
-    )
-  }
+  const connect = () => pool.connect() as Promise<Client>
+  const completedTtlMs = completedTtl(options)
   const sweep = sweeper(pool, table.sweep, sweepEvery, sweepLimit)
-  const held = new Map<string, Held<Client>>()
-
-  /** Takes the claim's client back: to the pool, or closed (its transaction then dies with it). */
-  const letGo = (key: string, entry: Held<Client>, destroy?: unknown) => {
-    if (held.get(key) === entry && entry.state !== 'committed') held.delete(key)
-    if (entry.gone) return
-    entry.gone = true
-    entry.client.off('error', entry.onError)
-    entry.client.release(destroy ? toError(destroy) : undefined)
-  }
+  const held = new HeldClaims<Client>(timeoutMs)
 
   const claim = async (key: string, inFlightTtlMs: number): Promise<ClaimResult> => {
     sweep()
     const client = await withTimeout(connect(), timeoutMs, 'claim', (late) => late.release())
     const token = randomUUID()
-    // A connection that breaks (Postgres gone, or the idle timeout below) is the claim lapsing.
-    const entry: Held<Client> = {
-      token,
-      client,
-      inFlightTtlMs,
-      state: 'open',
-      onError: (error) => letGo(key, entry, error),
-    }
-    client.on('error', entry.onError)
+    const entry = held.open(key, client, token, inFlightTtlMs)
     let result: ClaimResult
     try {
       result = await withTimeout(begin(client, table, key, token, milliseconds(inFlightTtlMs)), timeoutMs, 'claim')
     } catch (error) {
-      letGo(key, entry, error)
+      held.letGo(key, entry, error)
       throw error
     }
-    if (result.state === 'claimed') held.set(key, entry)
-    else await rollBack(key, entry, timeoutMs, letGo).catch(() => {})
+    if (result.state === 'claimed') held.hold(key, entry)
+    else await held.rollBack(key, entry).catch(() => {})
     return result
   }
 
   const complete = async (key: string, token: string, reply: StoredReply, ttlMs: number): Promise<void> => {
-    const entry = held.get(key)
     // Not this process's claim, or one that lapsed: another owns the key now, or nobody does.
-    if (!entry || entry.token !== token) return
+    const entry = held.get(key, token)
+    if (!entry) return
+    const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
     if (entry.state === 'committed') {
-      held.delete(key)
+      held.forget(key)
       const done = entry.committed
       const same = done && !done.due && done.reply.status === reply.status && done.reply.body === reply.body
-      if (same && ttlMs === completedTtlMs) return
-      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
-      await withTimeout(pool.query(table.complete, values), timeoutMs, 'complete')
+      if (!same || ttlMs !== completedTtlMs)
+        await withTimeout(pool.query(table.complete, values), timeoutMs, 'complete')
       return
     }
     // No inbox handler took the transaction: the reply and the completion commit on their own.
     try {
-      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
       await withTimeout(commit(entry.client, table, values), timeoutMs, 'complete')
-      letGo(key, entry)
+      held.letGo(key, entry)
     } catch (error) {
-      letGo(key, entry, error)
+      held.letGo(key, entry, error)
       throw error
     }
   }
 
   const release = async (key: string, token: string): Promise<void> => {
-    const entry = held.get(key)
-    if (!entry || entry.token !== token) return
+    const entry = held.get(key, token)
+    if (!entry) return
     // Committed by a handler, then failed later (another handler, a bad vibe): the effect is in the
     // database, so the delivery stays done and its copies get the committed reply.
-    if (entry.state === 'committed') {
-      held.delete(key)
-      return
-    }
-    await rollBack(key, entry, timeoutMs, letGo)
+    if (entry.state === 'committed') held.forget(key)
+    else await held.rollBack(key, entry)
   }
 
   return {
     claim,
     complete,
     release,
-    handler: (fn) => async (event, context) => {
-      const key = context.delivery.key
-      const entry = held.get(key)
-      if (!entry) {
-        throw new PostgresStoreError(
-          'commit',
-          'this delivery holds no transaction of this inbox: give the inbox to createReceiver as its `store` (the claim lapsed, or the store failed, if it is)',
-        )
-      }
-      if (entry.state !== 'open') {
-        throw new PostgresStoreError('commit', 'another inbox handler already has this delivery: one per event')
-      }
-      entry.state = 'busy'
-      let value: Awaited<ReturnType<typeof fn>>
-      try {
-        value = await fn(event, entry.client, context)
-      } finally {
-        if (entry.state === 'busy') entry.state = 'open'
-      }
-      // Every event but a gesture is answered the acknowledgement, whatever its handler returned; a
-      // gesture's vibe is checked and written by the receiver: copies wait for it (409) meanwhile.
-      const due = event.event === 'gesture' && value !== undefined
-      const reply = event.event === 'gesture' ? NO_VIBE : ACK
-      const values = [key, entry.token, reply.status, reply.body, completedTtlMs, due ? entry.inFlightTtlMs : null]
-      try {
-        await commit(entry.client, table, values)
-      } catch (error) {
-        letGo(key, entry, error)
-        throw new PostgresStoreError('commit', `${describe(error)}: nothing was committed`, { cause: error })
-      }
-      entry.state = 'committed'
-      entry.committed = { reply, due }
-      letGo(key, entry)
-      return value
-    },
-    async close() {
-      await Promise.all(
-        [...held].map(([key, entry]) => (entry.state === 'open' ? rollBack(key, entry, timeoutMs, letGo) : undefined)),
+    handler: (fn) => inboxHandler(held, table, completedTtlMs, fn),
+    close: () => held.close(),
+  }
+}
+
+function completedTtl(options: PostgresInboxOptions<PoolLike>): number {
+  const completedTtlMs = options.completedTtlMs ?? FIFTEEN_MINUTES
+  if (!Number.isFinite(completedTtlMs) || completedTtlMs <= 0) {
+    throw new RinghookConfigError(
+      `createPostgresInbox: completedTtlMs must be a positive number, got ${completedTtlMs}`,
+    )
+  }
+  return completedTtlMs
+}
+
+/**
+ * A receiver's handler that runs `fn` in the transaction holding the delivery's claim, then records
+ * the delivery's completion and commits both; the receiver records a gesture's vibe after it.
+ */
+function inboxHandler<Client extends PooledClient, Event extends { event: string }, Result>(
+  held: HeldClaims<Client>,
+  table: Table,
+  completedTtlMs: number,
+  fn: InboxHandler<Event, Client, Result>,
+): (event: Event, context: HandlerContext) => Promise<Result> {
+  return async (event, context) => {
+    const key = context.delivery.key
+    const entry = held.get(key)
+    if (!entry) {
+      throw new PostgresStoreError(
+        'commit',
+        'this delivery holds no transaction of this inbox: give the inbox to createReceiver as its `store` (the claim lapsed, or the store failed, if it is)',
       )
-    },
+    }
+    if (entry.state !== 'open') {
+      throw new PostgresStoreError('commit', 'another inbox handler already has this delivery: one per event')
+    }
+    entry.state = 'busy'
+    let value: Awaited<Result>
+    try {
+      value = await fn(event, entry.client, context)
+    } finally {
+      if (entry.state === 'busy') entry.state = 'open'
+    }
+    // Every event but a gesture is answered the acknowledgement, whatever its handler returned; a
+    // gesture's vibe is checked and written by the receiver: copies wait for it (409) meanwhile.
+    const due = event.event === 'gesture' && value !== undefined
+    const reply = event.event === 'gesture' ? NO_VIBE : ACK
+    const values = [key, entry.token, reply.status, reply.body, completedTtlMs, due ? entry.inFlightTtlMs : null]
+    try {
+      await commit(entry.client, table, values)
+    } catch (error) {
+      held.letGo(key, entry, error)
+      throw new PostgresStoreError('commit', `${describe(error)}: nothing was committed`, { cause: error })
+    }
+    entry.state = 'committed'
+    entry.committed = { reply, due }
+    held.letGo(key, entry)
+    return value
   }
 }
 
@@ -228,20 +206,3 @@ async function commit(client: PooledClient, table: Table, values: unknown[]): Pr
   await client.query(table.complete, values)
   await client.query('COMMIT')
 }
-
-async function rollBack<Client extends PooledClient>(
-  key: string,
-  entry: Held<Client>,
-  timeoutMs: number,
-  letGo: (key: string, entry: Held<Client>, destroy?: unknown) => void,
-): Promise<void> {
-  try {
-    await withTimeout(entry.client.query('ROLLBACK'), timeoutMs, 'release')
-    letGo(key, entry)
-  } catch (error) {
-    // Closing the connection rolls the transaction back just as well.
-    letGo(key, entry, error)
-  }
-}
-
-const toError = (value: unknown): Error => (value instanceof Error ? value : new Error(String(value)))
