@@ -86,7 +86,8 @@ const NOTES: readonly { targets: readonly string[]; note: string }[] = [
       'for the body, encoding 0.5) and 0.5–0.8 µs to write; under the HTTP load about twice as much: 9–15 µs ' +
       'of server CPU a delivery over 45–50 µs without capture. 10% of a delivery is 4.5–5 µs, less than the ' +
       'record costs in one process, so the target is met only when the run favours it: full runs read ' +
-      '0.77–0.91× that day (0.899× at 11:39Z). Writing the body as raw JSON instead of a string would save ' +
+      "0.77–0.91× that morning (0.899× at 11:39Z) and 0.83× and 0.74× on the afternoon's machine (+15 and +25 µs " +
+      'of CPU a delivery over 75–76 µs). Writing the body as raw JSON instead of a string would save ' +
       '~0.6 µs of the 4.7 (HISTORY.md). Nothing chosen is lost under the load (the records-lost target); ' +
       '`outcomes` and `sampleRate` keep the cost to the deliveries worth replaying.',
   },

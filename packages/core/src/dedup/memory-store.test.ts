@@ -18,10 +18,10 @@ vi.mock('./memory-cost.js', async (actual) => {
 const reply = { status: 200, body: '{"ok":true}' }
 
 /** A logger that keeps the codes of its warnings. */
-function spyLogger(): Logger & { codes: () => unknown[] } {
-  const warned: unknown[] = []
-  const logger = { ...silentLogger, warn: (fields: Record<string, unknown>) => void warned.push(fields.code) }
-  return { ...logger, child: () => logger, codes: () => warned }
+function spyLogger(): Logger & { codes: () => unknown[]; warned: Record<string, unknown>[] } {
+  const warned: Record<string, unknown>[] = []
+  const logger = { ...silentLogger, warn: (fields: Record<string, unknown>) => void warned.push(fields) }
+  return { ...logger, child: () => logger, codes: () => warned.map((fields) => fields.code), warned }
 }
 
 function clock() {
@@ -203,6 +203,11 @@ describe('createMemoryStore', () => {
     expect(store.claim('k1700', 1000).state).toBe('completed')
     expect(store.claim('k0', 1000).state).toBe('claimed')
     expect(logger.codes()).toEqual(['replies_forgotten', 'window_shortened'])
+    // How much was forgotten, and by how much the window was cut: the oldest had ~15 minutes left.
+    const [forgotten, shortened] = logger.warned
+    expect(forgotten?.forgotten).toBeGreaterThan(0)
+    expect(shortened?.window_cut_s).toBeGreaterThan(890)
+    expect(shortened?.window_cut_s).toBeLessThanOrEqual(901)
   })
 
   it("refuses new deliveries with whenFull: 'refuse' rather than shorten the window, and has room again once it ends", () => {
