@@ -1,13 +1,15 @@
 import { type ChildProcess, fork } from 'node:child_process'
-import type { CaptureStats } from '@ringhook/core/capture'
 import { AGAINST_SUFFIX } from '../against.js'
 import { githubHeaders, ringHeaders } from '../fixtures.js'
 import { max, median, min } from '../stats.js'
 import { type CorePlan, pinProcess, planCores } from './cores.js'
 import { type Launch, serverLaunch, setarchWorks } from './launch.js'
 import { type LoadResult, runLoad, type Signer } from './load.js'
+import type { HttpRow } from './row.js'
 import type { ServerMessage } from './server.js'
 import { betterQuartile } from './steady.js'
+
+export type { HttpRow } from './row.js'
 
 export interface HttpOptions {
   /** Timed slices of load per server, interleaved with the other servers of its group. */
@@ -55,29 +57,6 @@ export const NODE_MEMORY_GROUP: HttpGroup = {
   framework: 'node:http',
   baseline: 'node:hand',
   contenders: ['node:ringhook'],
-}
-
-export interface HttpRow {
-  framework: string
-  app: string
-  baseline: string
-  /** One per slice, in order: slice k of every server in a group was taken in the same round. */
-  runs: LoadResult[]
-  /** Server CPU µs per delivery handled in each slice, in order. */
-  cpuUs: number[]
-  /** `steady`: the upper quartile of the slices' req/s (see steady.ts); min and max of the slices. */
-  rps: { steady: number; min: number; max: number }
-  /** The median of the slices' medians. */
-  p50Ms: number
-  /** The median of the slices' p99s: a slice's tail is a handful of stalls, so not its better quartile (steady.ts). */
-  p99Ms: number
-  errors: number
-  peakRssMb: number
-  /** Server process CPU (user + system, all threads) per delivery handled, the slices' lower quartile. */
-  cpuUsPerRequest: number
-  handled: number
-  /** What the server's capture counted over the whole run, once its records were written. */
-  capture?: CaptureStats
 }
 
 export interface SkippedApp {

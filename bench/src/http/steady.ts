@@ -1,5 +1,5 @@
 import { quantile } from '../stats.js'
-import type { HttpRow } from './run.js'
+import type { HttpRow } from './row.js'
 
 /**
  * A server's reading over its slices of load: the better quartile (the upper one for req/s, the

@@ -4,10 +4,17 @@ import { RATE_LIMITS, WEBHOOK_DELIVERY } from '@ringhook/core/api'
 import type { Clock } from './clock.js'
 import type { FaultSettingsInput } from './faults/kinds.js'
 import type { Settings } from './model.js'
-import type { SeedOptions } from './seed.js'
 
 /** Gesture types every simulator accepts; the service does not list its own (spec section 6, rule 7). */
 export const DEFAULT_GESTURE_TYPES = ['tap', 'double_tap', 'long_press', 'swipe_up', 'swipe_down'] as const
+
+/** How the demo data is set up (the `seed` option of {@link SimulatorOptions}). */
+export interface SeedOptions {
+  /** Webhook URL of both demo apps; none when omitted (deliveries are then recorded as skipped). */
+  webhookUrl?: string
+  /** Webhook secret of both demo apps, so one receiver verifies both; generated when omitted. */
+  secret?: string
+}
 
 /** How {@link createSimulator} starts: where it listens, how fast time runs, what it starts with. */
 export interface SimulatorOptions {

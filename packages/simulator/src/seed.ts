@@ -1,14 +1,10 @@
+import type { SeedOptions } from './config.js'
 import type { Engine } from './engine.js'
 import { addInstall } from './lifecycle.js'
 import type { App, Install, Key, User } from './model.js'
 
-/** How the demo data is set up (the `seed` option of {@link SimulatorOptions}). */
-export interface SeedOptions {
-  /** Webhook URL of both demo apps; none when omitted (deliveries are then recorded as skipped). */
-  webhookUrl?: string
-  /** Webhook secret of both demo apps, so one receiver verifies both; generated when omitted. */
-  secret?: string
-}
+// Declared with the options it is one of, so that the config does not import the seed (nor, through it, the engine).
+export type { SeedOptions } from './config.js'
 
 /** What `seed` created; fixed ids so scripts and docs can name them. */
 export interface DemoData {
