@@ -55,3 +55,8 @@ export class RinghookConfigError extends Error {
   /** Always `'RinghookConfigError'`. */
   override readonly name = 'RinghookConfigError'
 }
+
+/** A loggable description of anything thrown, without dumping whole objects. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
+}

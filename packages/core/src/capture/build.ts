@@ -1,4 +1,4 @@
-import type { Delivery } from '../receiver/delivery.js'
+import type { AnsweredDelivery } from '../receiver/outlet.js'
 import type { HeaderInput } from '../signature/headers.js'
 import { toBase64 } from './base64.js'
 import type { ResolvedCaptureOptions } from './options.js'
@@ -7,9 +7,8 @@ import { CAPTURE_FORMAT_VERSION, type CapturedDelivery, type CaptureOutcome } fr
 
 /** A finished delivery waiting to be written as a record, with the facts read when it was answered. */
 export interface Finished {
-  readonly delivery: Delivery
+  readonly delivery: AnsweredDelivery
   readonly outcome: CaptureOutcome
-  readonly arrivedAtMs: number
   readonly signatureHeader: string
   /** What it counts against the byte budget. */
   readonly size: number
@@ -28,12 +27,12 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 export function buildRecord(finished: Finished, options: ResolvedCaptureOptions): CapturedDelivery {
   const { delivery, outcome } = finished
   const { request } = delivery
-  const answer = delivery.response as NonNullable<typeof delivery.response>
+  const answer = delivery.response
   const parsed = delivery.event.event !== ''
   const record: CapturedDelivery = {
     v: CAPTURE_FORMAT_VERSION,
     id: crypto.randomUUID(),
-    receivedAt: isoTime(finished.arrivedAtMs),
+    receivedAt: isoTime(delivery.receivedAtMs),
     request: requestOf(request.method, requestHeaders(request.headers, finished.signatureHeader, options)),
     answer: { status: answer.status, headers: answerHeaders(answer.headers), body: answer.body },
     outcome,

@@ -1,11 +1,10 @@
 import { isThenable } from '../awaitable.js'
-import { describe } from '../receiver/answer.js'
-import type { Delivery } from '../receiver/delivery.js'
+import { describe } from '../errors.js'
 import type { DeliveryOutcome } from '../receiver/instrumentation.js'
+import type { AnsweredDelivery, Outlet, OutletOptions } from '../receiver/outlet.js'
 import { buildRecord, type Finished } from './build.js'
 import { type CaptureOptions, type ResolvedCaptureOptions, resolveCaptureOptions } from './options.js'
 import type { CapturedDelivery, CaptureOutcome } from './record.js'
-import { type Recorder, TAKE } from './recorder.js'
 
 /** What a capture did so far, counted in deliveries. */
 export interface CaptureStats {
@@ -67,7 +66,7 @@ export function createCapture(options: CaptureOptions): Capture {
   return new CaptureQueue(resolveCaptureOptions(options))
 }
 
-class CaptureQueue implements Recorder {
+class CaptureQueue implements Capture, Outlet {
   readonly #options: ResolvedCaptureOptions
   readonly #queue: Finished[] = []
   #queuedBytes = 0
@@ -87,22 +86,25 @@ class CaptureQueue implements Recorder {
     this.#options = options
   }
 
-  /** Called by the receiver once a delivery is answered: a few checks and a push, nothing more. */
-  [TAKE](delivery: Delivery, arrivedAtMs: number, signatureHeader: string): void {
+  /**
+   * The receiver's outlet (not part of the public type): called once a delivery is answered, a few
+   * checks and a push, nothing more.
+   */
+  answered(delivery: AnsweredDelivery, { signatureHeader }: OutletOptions): void {
     const options = this.#options
     const outcome = captureOutcome(delivery.outcome)
     if (!options.outcomes.has(outcome) || (options.sampleRate < 1 && Math.random() >= options.sampleRate)) {
       this.#stats.skipped++
       return
     }
-    const size = delivery.bytes.length + (delivery.response?.body.length ?? 0) + RECORD_OVERHEAD
+    const size = delivery.bytes.length + delivery.response.body.length + RECORD_OVERHEAD
     if (this.#closed || this.#queuedBytes + size > options.maxBytes) {
       this.#stats.dropped++
       return
     }
     this.#stats.captured++
     this.#queuedBytes += size
-    this.#queue.push({ delivery, outcome, arrivedAtMs, signatureHeader, size })
+    this.#queue.push({ delivery, outcome, signatureHeader, size })
     this.#schedule()
   }
 

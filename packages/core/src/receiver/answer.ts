@@ -1,7 +1,8 @@
-import type { ErrorCode } from '../errors.js'
-import { ANSWERED, type Answered, type Delivery, type Environment } from './delivery.js'
+import { describe, type ErrorCode } from '../errors.js'
+import type { Exchange } from './exchange.js'
 import type { DeliveryOutcome } from './instrumentation.js'
 import { errorResponse, type WebhookResponse } from './response.js'
+import { ANSWERED, type Answered, type Environment } from './stage.js'
 
 export const RETRY_SOON = Object.freeze({ 'retry-after': '1' })
 /**
@@ -13,10 +14,10 @@ const NO_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({})
 
 /**
  * Records the delivery's answer and what it came to. The first answer stands: handlers finishing
- * past the deadline run the last stages again, after the deadline's answer went out.
+ * past the deadline are judged, and the claim settled, after the deadline's answer went out.
  */
-export function answer(delivery: Delivery, response: WebhookResponse, outcome: DeliveryOutcome): Answered {
-  if (delivery.response === undefined) {
+export function answer(delivery: Exchange, response: WebhookResponse, outcome: DeliveryOutcome): Answered {
+  if (!delivery.hasAnswer) {
     delivery.response = response
     delivery.outcome = outcome
   }
@@ -25,16 +26,16 @@ export function answer(delivery: Delivery, response: WebhookResponse, outcome: D
 
 /** Answers with an error code's response. */
 export const answerError = (
-  delivery: Delivery,
+  delivery: Exchange,
   code: ErrorCode,
   headers?: Readonly<Record<string, string>>,
 ): Answered => answer(delivery, errorResponse(code, headers), code)
 
-export const shuttingDown = (delivery: Delivery): Answered => answerError(delivery, 'shutting_down', CLOSING)
+export const shuttingDown = (delivery: Exchange): Answered => answerError(delivery, 'shutting_down', CLOSING)
 
 /** Answers a refused request, and says why in the log (rate-limited: see `logLimit`). */
 export function refuse(
-  delivery: Delivery,
+  delivery: Exchange,
   env: Environment,
   code: ErrorCode,
   fields: Readonly<Record<string, unknown>> = NO_FIELDS,
@@ -45,13 +46,13 @@ export function refuse(
 }
 
 /** Answers a body something read before ringhook ran: the app's misconfiguration, logged with `fix`. */
-export function bodyAlreadyParsed(delivery: Delivery, env: Environment, fix: string): Answered {
+export function bodyAlreadyParsed(delivery: Exchange, env: Environment, fix: string): Answered {
   env.refusals.write('error', 'body_already_parsed', { code: 'body_already_parsed' }, fix)
   return answerError(delivery, 'body_already_parsed')
 }
 
 /** A failure of the pipeline itself (a bug, a throwing observer or logger): still answered, so the service retries. */
-export function answerUnexpected(delivery: Delivery, env: Environment, error: unknown): void {
+export function answerUnexpected(delivery: Exchange, env: Environment, error: unknown): void {
   delivery.response = errorResponse('internal_error')
   delivery.outcome = 'internal_error'
   try {
@@ -62,9 +63,4 @@ export function answerUnexpected(delivery: Delivery, env: Environment, error: un
   } catch {
     // The logger is what failed: the answer above stands.
   }
-}
-
-/** A loggable description of anything thrown, without dumping whole objects. */
-export function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error)
 }

@@ -1,5 +1,4 @@
 import type { Capture } from '../capture/capture.js'
-import { isRecorder } from '../capture/recorder.js'
 import type { DedupKeyFn } from '../dedup/key.js'
 import { defaultDedupKey } from '../dedup/key.js'
 import { createMemoryStore } from '../dedup/memory-store.js'
@@ -10,6 +9,7 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../signature/headers.js'
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, usableSecret } from '../signature/verify.js'
 import type { Instrumentation } from './instrumentation.js'
 import { DEFAULT_LOG_LIMIT, type LogLimit } from './log-limit.js'
+import { isOutlet } from './outlet.js'
 
 /**
  * Finds the secrets when a delivery arrives: for receivers that serve several apps, or to read the
@@ -188,7 +188,7 @@ function instrumentation(value: Instrumentation | undefined): Instrumentation | 
 }
 
 function capture(value: Capture | undefined): Capture | undefined {
-  if (value !== undefined && !isRecorder(value))
+  if (value !== undefined && !isOutlet(value))
     throw new RinghookConfigError('capture must be made by createCapture({ sink }) from @ringhook/core/capture')
   return value
 }

@@ -1,133 +1,135 @@
 import { isThenable } from '../awaitable.js'
-import { type Recorder, TAKE } from '../capture/recorder.js'
 import { answerUnexpected } from './answer.js'
-import { ANSWERED, Delivery, type Environment, type PipelineState, type Stage } from './delivery.js'
+import { Exchange } from './exchange.js'
 import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
+import { outletOf } from './outlets.js'
 import type { Registry } from './registry.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
-import { admit } from './stages/admit.js'
-import { receiveBody } from './stages/body.js'
-import { claim } from './stages/dedup.js'
-import { dispatch } from './stages/dispatch.js'
-import { handled } from './stages/handled.js'
-import { head } from './stages/head.js'
-import { parseJson } from './stages/json.js'
-import { checkPayload } from './stages/payload.js'
-import { reply } from './stages/reply.js'
-import { findSecret } from './stages/secret.js'
+import { ANSWERED, type Environment, inOrder, Later, type PipelineState } from './stage.js'
+import { authenticate } from './stages/authenticate.js'
+import { dedup } from './stages/dedup.js'
+import { handle } from './stages/handle.js'
+import { parse } from './stages/parse.js'
+import { receive } from './stages/receive.js'
 import { settle } from './stages/settle.js'
-import { verifySignature } from './stages/signature.js'
 
-export type { PipelineState } from './delivery.js'
+export type { PipelineState } from './stage.js'
 
-/**
- * A delivery's way through the receiver, in order. Each stage gets the delivery, the receiver's
- * environment and what the stage before it gave; it gives the next stage its input, or records the
- * answer and returns `ANSWERED`. A stage that has to wait returns a promise.
- */
-const STAGES: readonly Stage[] = [
-  head, // receiver open, method, size declared, content type (unread.ts)
-  receiveBody, // size while reading, read time
-  findSecret, // the secret, or the resolver's
-  verifySignature, // signature headers, timestamp, signature
-  parseJson, // JSON
-  checkPayload, // payload schema, dedup key
-  claim, // dedup: claim the key
-  admit, // dedup: first delivery, duplicate, copy in progress, store full or failing
-  dispatch, // handlers, against the deadline
-  handled, // their reply, checked
-  settle, // complete or release the claim
-  reply, // answer, after reporting failures
-]
+/** A delivery's way through the receiver: each stage judges its own work (stage.ts). */
+const STAGES = inOrder(receive, authenticate, parse, dedup, handle, settle)
+
+type Answer = WebhookResponse | Promise<WebhookResponse>
 
 /**
- * Runs the stages from `from`. Whether a stage waited is decided here and only here: a buffered
+ * Runs the stages from `from`. Whether anything waits is decided here and only here: a buffered
  * delivery through the memory store with synchronous handlers is answered without a promise.
  */
-function run(
-  delivery: Delivery,
-  env: Environment,
-  from: number,
-  input: unknown,
-): WebhookResponse | Promise<WebhookResponse> {
-  let value = input
+function run(exchange: Exchange, env: Environment, from: number, input: unknown): Answer {
   for (let index = from; index < STAGES.length; index++) {
-    const output = (STAGES[index] as Stage)(delivery, env, value as never)
-    if (output === ANSWERED) return finish(delivery, env)
-    if (isThenable(output)) return wait(delivery, env, index + 1, output)
-    value = output
-    delivery.waited = false
+    const stage = STAGES[index] as (typeof STAGES)[number]
+    const work = stage.start(exchange, env, input)
+    if (work === ANSWERED) return finish(exchange, env)
+    if (isThenable(work)) return waitForWork(exchange, env, index, input, work)
+    exchange.waited = false
+    const verdict = stage.judge(exchange, env, work, input)
+    if (verdict === ANSWERED || verdict instanceof Later || isThenable(verdict))
+      return follow(exchange, env, index, input, verdict)
+    input = verdict
   }
   throw new Error('The last stage answers every delivery')
 }
 
-/** Waits for a stage, counting the delivery for `close()`, then runs the rest in the same promise job. */
-function wait(
-  delivery: Delivery,
+/** Waits for stage `index`'s work, counting the delivery for `close()`, then has the same stage judge it. */
+function waitForWork(
+  exchange: Exchange,
   env: Environment,
-  next: number,
-  pending: PromiseLike<unknown>,
+  index: number,
+  input: unknown,
+  work: PromiseLike<unknown>,
 ): Promise<WebhookResponse> {
-  if (!delivery.counted) {
-    delivery.counted = true
-    env.state.begin()
-  }
-  return Promise.resolve(pending).then(
-    (value) => resume(delivery, env, next, value),
-    (error) => failed(delivery, env, error),
+  count(exchange, env)
+  return Promise.resolve(work).then(
+    (result) => judgeLater(exchange, env, index, input, result),
+    (error) => failed(exchange, env, error),
   )
 }
 
-function resume(
-  delivery: Delivery,
-  env: Environment,
-  next: number,
-  value: unknown,
-): WebhookResponse | Promise<WebhookResponse> {
+/** Stage `index` judges a result that was waited for, then the stages after it run. */
+function judgeLater(exchange: Exchange, env: Environment, index: number, input: unknown, result: unknown): Answer {
   try {
-    if (value === ANSWERED) return finish(delivery, env)
-    delivery.waited = true
-    return run(delivery, env, next, value)
+    exchange.waited = true
+    const verdict = (STAGES[index] as (typeof STAGES)[number]).judge(exchange, env, result, input)
+    return follow(exchange, env, index, input, verdict)
   } catch (error) {
-    return failed(delivery, env, error)
+    return failed(exchange, env, error)
   }
 }
 
-function failed(delivery: Delivery, env: Environment, error: unknown): WebhookResponse {
-  answerUnexpected(delivery, env, error)
-  return finish(delivery, env)
+/** Goes on from stage `index`'s verdict: the answer, the next stage, or a wait for either. */
+function follow(exchange: Exchange, env: Environment, index: number, input: unknown, verdict: unknown): Answer {
+  if (verdict === ANSWERED) return finish(exchange, env)
+  if (verdict instanceof Later) return goOnAfterDeadline(exchange, env, index, input, verdict)
+  if (!isThenable(verdict)) return run(exchange, env, index + 1, verdict)
+  count(exchange, env)
+  return Promise.resolve(verdict).then(
+    (value) => {
+      try {
+        return follow(exchange, env, index, input, value)
+      } catch (error) {
+        return failed(exchange, env, error)
+      }
+    },
+    (error) => failed(exchange, env, error),
+  )
 }
 
 /**
- * Ends the delivery's count, tells the observer the answer and hands the delivery to the capture,
- * once. Past this point its failure is ignored.
+ * The answer went out before stage `index`'s work finished (the handlers passed the deadline): the
+ * work goes on, counted by `close()` and kept alive by `waitUntil`, and once it settles the same
+ * stage judges it and the stages after it run (settling the claim, reporting a failure).
  */
-function finish(delivery: Delivery, env: Environment): WebhookResponse {
-  if (delivery.counted) {
-    delivery.counted = false
+function goOnAfterDeadline(
+  exchange: Exchange,
+  env: Environment,
+  index: number,
+  input: unknown,
+  late: Later<unknown>,
+): WebhookResponse {
+  const rest = Promise.resolve(late.work).then((result) => judgeLater(exchange, env, index, input, result))
+  env.state.track(rest)
+  exchange.hooks.waitUntil?.(rest)
+  return finish(exchange, env)
+}
+
+function count(exchange: Exchange, env: Environment): void {
+  if (exchange.counted) return
+  exchange.counted = true
+  env.state.begin()
+}
+
+function failed(exchange: Exchange, env: Environment, error: unknown): WebhookResponse {
+  answerUnexpected(exchange, env, error)
+  return finish(exchange, env)
+}
+
+/** Ends the delivery's count and hands it to the outlet, once. Past this point a failure is ignored. */
+function finish(exchange: Exchange, env: Environment): WebhookResponse {
+  if (exchange.counted) {
+    exchange.counted = false
     env.state.end()
   }
-  const { observer, response } = delivery
-  if (delivery.ended) return response as WebhookResponse
-  delivery.ended = true
-  if (observer) {
+  const { outlet } = env
+  if (!exchange.ended && outlet) {
+    exchange.ended = true
     try {
-      observer.end?.((response as WebhookResponse).status, delivery.outcome)
+      outlet.answered(exchange, env.options)
     } catch {
-      // An instrumentation bug must not turn a delivery's answer into an exception.
+      // What listens must not turn a delivery's answer into an exception.
     }
   }
-  const { capture } = env
-  if (capture) {
-    try {
-      capture[TAKE](delivery, delivery.arrivedAtMs, env.options.signatureHeader)
-    } catch {
-      // Only queued here, written later; a failure of its own must not reach the answer either.
-    }
-  }
-  return response as WebhookResponse
+  return exchange.response
 }
 
 /** The receiver's pipeline: `handle()` never throws; every outcome is a response. */
@@ -135,31 +137,26 @@ export class Pipeline {
   readonly #env: Environment
 
   constructor(options: ResolvedOptions, registry: Registry, state: PipelineState) {
-    const staticSecrets = options.staticSecrets
-      ? Object.freeze({ ok: true as const, value: options.staticSecrets })
-      : undefined
-    const env: Environment = {
+    this.#env = {
       options,
       registry,
       state,
       refusals: new LimitedLog(options.logger, options.logLimit, options.now),
-      staticSecrets,
-      capture: options.capture as Recorder | undefined,
+      staticSecrets: options.staticSecrets ? Object.freeze({ ok: true, value: options.staticSecrets }) : undefined,
+      outlet: outletOf(options),
       secretWarned: false,
-      runAfter: (delivery, stage, input) => run(delivery, env, STAGES.indexOf(stage) + 1, input),
     }
-    this.#env = env
   }
 
-  handle(request: WebhookRequest, hooks: HandleHooks): WebhookResponse | Promise<WebhookResponse> {
+  handle(request: WebhookRequest, hooks: HandleHooks): Answer {
     const env = this.#env
-    const delivery = new Delivery(request, hooks, env.options.logger)
-    if (env.capture) delivery.arrivedAtMs = env.options.now()
+    const exchange = new Exchange(request, hooks, env.options.logger)
     try {
-      delivery.observer = env.options.instrumentation?.delivery(request)
-      return run(delivery, env, 0, undefined)
+      exchange.receivedAtMs = env.options.now()
+      exchange.observer = env.options.instrumentation?.delivery(request)
+      return run(exchange, env, 0, undefined)
     } catch (error) {
-      return failed(delivery, env, error)
+      return failed(exchange, env, error)
     }
   }
 

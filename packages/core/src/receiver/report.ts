@@ -1,9 +1,9 @@
-import type { RinghookError } from '../errors.js'
-import { describe } from './answer.js'
-import type { Delivery, Environment } from './delivery.js'
+import { describe, type RinghookError } from '../errors.js'
+import type { Exchange } from './exchange.js'
+import type { Environment } from './stage.js'
 
 /** Logs an error and hands it to every `onError` handler; their own failures are only logged. */
-export async function report(delivery: Delivery, env: Environment, error: RinghookError): Promise<void> {
+export async function report(delivery: Exchange, env: Environment, error: RinghookError): Promise<void> {
   const log = delivery.context.logger
   log.error({ code: error.code, phase: error.phase, err: describe(error.cause ?? error) }, error.message)
   for (const handler of env.registry.errorHandlers) {
@@ -16,6 +16,6 @@ export async function report(delivery: Delivery, env: Environment, error: Ringho
 }
 
 /** Reports errors one after another, in the order given. */
-export async function reportAll(delivery: Delivery, env: Environment, errors: readonly RinghookError[]): Promise<void> {
+export async function reportAll(delivery: Exchange, env: Environment, errors: readonly RinghookError[]): Promise<void> {
   for (const error of errors) await report(delivery, env, error)
 }

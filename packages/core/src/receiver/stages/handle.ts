@@ -1,0 +1,88 @@
+import { ACK_BODY } from '../../ack.js'
+import { isThenable } from '../../awaitable.js'
+import type { StoredReply } from '../../dedup/store.js'
+import { describe, RinghookError } from '../../errors.js'
+import { answer, answerError } from '../answer.js'
+import type { Exchange } from '../exchange.js'
+import type { HandlersResult } from '../registry.js'
+import { toGestureReply } from '../reply.js'
+import { rawJsonResponse } from '../response.js'
+import { type Admitted, type Environment, type HandlerOutcome, Later, type Stage } from '../stage.js'
+
+const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
+/** What a run of handlers that acknowledged earns; one object for every such delivery. */
+const ACKNOWLEDGED: HandlerOutcome = Object.freeze({ ok: true, reply: ACK })
+
+export type Ran = HandlersResult | Later<HandlersResult>
+
+/**
+ * Handle: runs the event's handlers (inside the observer's `runHandlers`, when it has one) against
+ * the deadline, and turns what they returned or threw into the reply: a gesture's vibe, checked
+ * against the trigger rules, or the acknowledgement. Past the deadline it answers 2xx (`acknowledge`)
+ * or 503 `deadline_exceeded` (`retry`), and judges the handlers' result once they finish.
+ */
+export const handle: Stage<Admitted, Ran, HandlerOutcome> = {
+  start(exchange, env, event) {
+    const { observer, context } = exchange
+    const { registry } = env
+    exchange.startedAt = observer ? performance.now() : 0
+    const ran = observer?.runHandlers
+      ? observer.runHandlers(() => registry.run(event, context))
+      : registry.run(event, context)
+    // Not whether the loop waits (it decides that) but whether a deadline is needed: handlers
+    // that returned without a promise are done, and no timer is set.
+    return isThenable(ran) ? raceDeadline(env, ran) : ran
+  },
+
+  judge(exchange, env, ran, event) {
+    if (ran instanceof Later) return answerAtDeadline(exchange, env, ran)
+    const outcome: HandlerOutcome = ran.ok
+      ? toOutcome(event.event, ran.value)
+      : { ok: false, errors: ran.errors.map(handlerFailed) }
+    exchange.observer?.handled?.(outcome.ok, performance.now() - exchange.startedAt)
+    // Acknowledged at the deadline: the stored reply is the acknowledgement the service already has.
+    return exchange.afterReply && outcome.ok ? ACKNOWLEDGED : outcome
+  },
+}
+
+/** The handlers' result, or at `deadlineMs` the same work, to be judged {@link Later}. */
+async function raceDeadline(env: Environment, work: PromiseLike<HandlersResult>): Promise<Ran> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const deadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(resolve, env.options.deadlineMs, 'deadline')
+  })
+  const first = await Promise.race([work, deadline])
+  clearTimeout(timer)
+  return first === 'deadline' ? new Later(work) : first
+}
+
+/**
+ * The deadline's answer, 2xx (`acknowledge`) or 503 (`retry`); the handlers still running are told
+ * through their signal. Their result is judged later, to settle the claim and report a failure.
+ */
+function answerAtDeadline(exchange: Exchange, env: Environment, late: Later<HandlersResult>): Later<HandlersResult> {
+  const { deadlineMs, onDeadline } = env.options
+  exchange.context.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
+  const acknowledge = onDeadline === 'acknowledge'
+  exchange.afterReply = acknowledge
+  exchange.observer?.deadline?.(onDeadline)
+  exchange.context.logger.warn(
+    { deadline_ms: deadlineMs },
+    acknowledge
+      ? 'Handlers passed the deadline: acknowledged, they keep running'
+      : 'Handlers passed the deadline: answered 503 so the service retries',
+  )
+  if (acknowledge) answer(exchange, rawJsonResponse(ACK.status, ACK.body), 'ok')
+  else answerError(exchange, 'deadline_exceeded')
+  return late
+}
+
+function toOutcome(name: string, value: unknown): HandlerOutcome {
+  if (name !== 'gesture') return ACKNOWLEDGED
+  const reply = toGestureReply(value)
+  if (!reply.ok) return { ok: false, errors: [new RinghookError('handler_error', reply.message, 'reply')] }
+  return { ok: true, reply: { status: 200, body: JSON.stringify(reply.reply) } }
+}
+
+const handlerFailed = (error: unknown): RinghookError =>
+  new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })

@@ -1,0 +1,53 @@
+import { answerError, bodyAlreadyParsed, refuse, shuttingDown } from '../answer.js'
+import { type BodyResult, readBody } from '../body.js'
+import { bodyConsumed, bodyGone, bodyLocked } from '../consumed.js'
+import type { Exchange } from '../exchange.js'
+import type { Answered, Environment, Stage } from '../stage.js'
+import { declaredLength, headRefusal } from '../unread.js'
+
+const ALLOW_POST = Object.freeze({ allow: 'POST' })
+
+// receiver.fetch() says so before this stage, in its own words; this is for a Request or stream
+// given to receiver.handle() directly, which would otherwise fail to read as body_incomplete.
+const HANDLE_BODY_CONSUMED = bodyConsumed(
+  'Give receiver.handle() the request body before anything reads it (request.json(), request.text() or a ' +
+    'reader on request.body, in the route or a middleware). If the route needs the body too, read a copy ' +
+    'made first: `const copy = request.clone()`, then `await copy.json()`, and hand the original over.',
+)
+
+/**
+ * Receive: what the request line and headers alone decide (open, POST, no body parser ran first,
+ * declared size, JSON: `headRefusal()` in unread.ts, the rules adapters ask through `readsBody()`),
+ * then the body, read within `maxBodyBytes` and `bodyTimeoutMs` (at once when it is buffered).
+ * Answers 503 `shutting_down`, 405, 500 `body_already_parsed`, 413, 415, 408 `body_timeout`, 400 `body_incomplete`.
+ */
+export const receive: Stage<undefined, BodyResult, Uint8Array> = {
+  start(exchange, env) {
+    if (env.state.closing) return shuttingDown(exchange)
+    const { method, headers, rawBody, bodyAlreadyParsed: fix } = exchange.request
+    const refusal = headRefusal(env.options, method, headers)
+    if (refusal === 'method_not_allowed') return answerError(exchange, refusal, ALLOW_POST)
+    // An app misconfiguration, not a bad delivery: say so instead of failing every signature.
+    if (fix) return bodyAlreadyParsed(exchange, env, fix)
+    if (refusal === 'payload_too_large') return refuse(exchange, env, refusal, { declared: declaredLength(headers) })
+    if (refusal) return refuse(exchange, env, refusal)
+    if (bodyGone(rawBody)) return bodyAlreadyParsed(exchange, env, HANDLE_BODY_CONSUMED)
+    return readBody(rawBody, env.options.maxBodyBytes, env.options.bodyTimeoutMs)
+  },
+
+  judge(exchange, env, body) {
+    if (!body.ok) return refuseUnread(exchange, env, body.code)
+    exchange.bytes = body.bytes
+    return body.bytes
+  },
+}
+
+/**
+ * A body that could not be read, refused with its reason; a Fetch `Request` whose stream a reader
+ * holds (found only now, see `fetchBodyGone`) is `body_already_parsed` with the fix, not `body_incomplete`.
+ */
+function refuseUnread(exchange: Exchange, env: Environment, code: Exclude<BodyResult, { ok: true }>['code']): Answered {
+  if (code === 'body_incomplete' && bodyLocked(exchange.request.rawBody))
+    return bodyAlreadyParsed(exchange, env, HANDLE_BODY_CONSUMED)
+  return refuse(exchange, env, code)
+}
