@@ -5,14 +5,6 @@ export type Awaitable<T> = T | Promise<T>
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   typeof (value as PromiseLike<unknown> | null)?.then === 'function'
 
-/**
- * Runs `next` on a value at once, or when its promise settles. A delivery whose body, secret,
- * store and handlers are all synchronous then passes through without one microtask.
- */
-export function andThen<T, R>(value: Awaitable<T> | PromiseLike<T>, next: (value: T) => Awaitable<R>): Awaitable<R> {
-  return isThenable(value) ? Promise.resolve(value).then(next) : next(value as T)
-}
-
 export type Attempt<T> = { ok: true; value: T } | { ok: false; error: unknown }
 
 const succeeded = <T>(value: T): Attempt<T> => ({ ok: true, value })

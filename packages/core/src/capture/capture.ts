@@ -1,7 +1,7 @@
 import { isThenable } from '../awaitable.js'
 import { describe } from '../errors.js'
 import type { DeliveryOutcome } from '../receiver/instrumentation.js'
-import type { AnsweredDelivery, Outlet, OutletOptions } from '../receiver/outlet.js'
+import type { AnsweredDelivery, Outlet } from '../receiver/outlet.js'
 import { buildRecord, type Finished } from './build.js'
 import { type CaptureOptions, type ResolvedCaptureOptions, resolveCaptureOptions } from './options.js'
 import type { CapturedDelivery, CaptureOutcome } from './record.js'
@@ -90,7 +90,7 @@ class CaptureQueue implements Capture, Outlet {
    * The receiver's outlet (not part of the public type): called once a delivery is answered, a few
    * checks and a push, nothing more.
    */
-  answered(delivery: AnsweredDelivery, { signatureHeader }: OutletOptions): void {
+  answered(delivery: AnsweredDelivery, { signatureHeader }: { signatureHeader: string }): void {
     const options = this.#options
     const outcome = captureOutcome(delivery.outcome)
     if (!options.outcomes.has(outcome) || (options.sampleRate < 1 && Math.random() >= options.sampleRate)) {

@@ -1,5 +1,5 @@
-import { describe, type ErrorCode } from '../errors.js'
-import type { Exchange } from './exchange.js'
+import { describe, type ErrorCode, type RinghookError } from '../errors.js'
+import { type Exchange, NOT_YET_ANSWERED } from './exchange.js'
 import type { DeliveryOutcome } from './instrumentation.js'
 import { errorResponse, type WebhookResponse } from './response.js'
 import { ANSWERED, type Answered, type Environment } from './stage.js'
@@ -17,7 +17,7 @@ const NO_FIELDS: Readonly<Record<string, unknown>> = Object.freeze({})
  * past the deadline are judged, and the claim settled, after the deadline's answer went out.
  */
 export function answer(delivery: Exchange, response: WebhookResponse, outcome: DeliveryOutcome): Answered {
-  if (!delivery.hasAnswer) {
+  if (delivery.response === NOT_YET_ANSWERED) {
     delivery.response = response
     delivery.outcome = outcome
   }
@@ -51,16 +51,20 @@ export function bodyAlreadyParsed(delivery: Exchange, env: Environment, fix: str
   return answerError(delivery, 'body_already_parsed')
 }
 
-/** A failure of the pipeline itself (a bug, a throwing observer or logger): still answered, so the service retries. */
-export function answerUnexpected(delivery: Exchange, env: Environment, error: unknown): void {
-  delivery.response = errorResponse('internal_error')
-  delivery.outcome = 'internal_error'
-  try {
-    env.options.logger.error(
-      { code: 'internal_error', err: describe(error) },
-      'Unexpected failure in the webhook pipeline (not in a handler): answered 500 internal_error, so the service retries',
-    )
-  } catch {
-    // The logger is what failed: the answer above stands.
+/**
+ * Logs each error and hands it to every `onError` handler, one after another in the order given;
+ * the handlers' own failures are only logged.
+ */
+export async function report(delivery: Exchange, env: Environment, errors: readonly RinghookError[]): Promise<void> {
+  const log = delivery.context.logger
+  for (const error of errors) {
+    log.error({ code: error.code, phase: error.phase, err: describe(error.cause ?? error) }, error.message)
+    for (const handler of env.registry.errorHandlers) {
+      try {
+        await handler(error, delivery.event, delivery.context)
+      } catch (failure) {
+        log.error({ phase: 'error_handler', err: describe(failure) }, 'An onError handler threw')
+      }
+    }
   }
 }

@@ -1,22 +1,22 @@
 import type { Logger } from '../logger.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
-import { DeliveryContext, type DeliveryFacts } from './context.js'
 import type { DeliveryObserver, DeliveryOutcome } from './instrumentation.js'
 import type { DecodedJson } from './json.js'
-import type { AnsweredDelivery } from './outlet.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
+import type { DeliveryInfo, HandlerContext } from './types.js'
 
 const NOT_YET_READ = new Uint8Array(0)
 const NOT_YET_PARSED = Object.freeze({ event: '' }) as UnknownEvent
-const NOT_YET_ANSWERED: WebhookResponse = Object.freeze({ status: 0, headers: {}, body: '' })
+/** An exchange's response until a stage answers. */
+export const NOT_YET_ANSWERED: WebhookResponse = Object.freeze({ status: 0, headers: {}, body: '' })
 
 /**
- * One request on its way through the pipeline, from its arrival to its answer: what it arrived
- * with, what the stages found that later ones or the handlers' context read, and the answer. What a
- * stage only passes to the next one is its return value, not a field here.
+ * One request on its way through the pipeline: what it arrived with, what stages found that later
+ * ones, the handlers' context or the outlet read, and the answer. What a stage only passes to the
+ * next one is its return value, not a field here.
  */
-export class Exchange implements DeliveryFacts, AnsweredDelivery {
+export class Exchange {
   readonly request: WebhookRequest
   readonly hooks: HandleHooks
   readonly context: DeliveryContext
@@ -28,10 +28,9 @@ export class Exchange implements DeliveryFacts, AnsweredDelivery {
   bytes: Uint8Array = NOT_YET_READ
   /** The body decoded once: early, for a secret resolver that picks by app id (authenticate), or by parse. */
   json: DecodedJson | undefined = undefined
-  /** The signed timestamp and the index of the secret that matched (authenticate). */
+  /** The signed timestamp, the index of the secret that matched (authenticate), the event and its dedup key (parse). */
   signedAt = 0
   secretIndex = 0
-  /** The event and its dedup key (parse). */
   event: WebhookEvent | UnknownEvent = NOT_YET_PARSED
   key = ''
   /** The dedup claim's token (dedup); undefined when the store failed and `onStoreError` is `'process'`. */
@@ -40,7 +39,9 @@ export class Exchange implements DeliveryFacts, AnsweredDelivery {
   afterReply = false
   /** When the timed work of a stage began (`performance.now()`), read only with an observer. */
   startedAt = 0
-  /** Whether the result a stage is judging was waited for (set by the loop). */
+  /** The loop's place: the stage running, what it was given, whether the result it judges was waited for. */
+  stage = 0
+  input: unknown = undefined
   waited = false
   /** Whether the loop counts this exchange as being answered asynchronously, for `close()`. */
   counted = false
@@ -56,13 +57,68 @@ export class Exchange implements DeliveryFacts, AnsweredDelivery {
     this.hooks = hooks
     this.context = new DeliveryContext(this, logger)
   }
-
-  /** Whether a stage gave the answer already. */
-  get hasAnswer(): boolean {
-    return this.response !== NOT_YET_ANSWERED
-  }
 }
 
 /** How long the stage being judged waited for its work, or `undefined` when it answered at once (nothing was waited for). */
 export const waitedFor = (exchange: Exchange): number | undefined =>
   exchange.waited ? performance.now() - exchange.startedAt : undefined
+
+/**
+ * The context handed to handlers. Its logger, abort signal and delivery info are made on first
+ * read: a child logger and an AbortController cost more than the rest of a delivery's bookkeeping,
+ * and most handlers touch none of them (the info object and its Date were ~100 bytes of garbage a
+ * delivery). Aborted before the signal is read, the signal is born aborted.
+ */
+export class DeliveryContext implements HandlerContext {
+  readonly #facts: Exchange
+  readonly #parent: Logger
+  #delivery: DeliveryInfo | undefined
+  #logger: Logger | undefined
+  #controller: AbortController | undefined
+  #abortReason: { value: unknown } | undefined
+
+  constructor(facts: Exchange, parent: Logger) {
+    this.#facts = facts
+    this.#parent = parent
+  }
+
+  get delivery(): DeliveryInfo {
+    this.#delivery ??= deliveryInfo(this.#facts)
+    return this.#delivery
+  }
+
+  get logger(): Logger {
+    const facts = this.#facts
+    this.#logger ??= this.#parent.child({
+      event: facts.event.event,
+      delivery_key: facts.key,
+      timestamp: facts.signedAt,
+    })
+    return this.#logger
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController()
+      if (this.#abortReason) this.#controller.abort(this.#abortReason.value)
+    }
+    return this.#controller.signal
+  }
+
+  /** Tells handlers still running that the answer went out without them. */
+  abort(reason: unknown): void {
+    this.#abortReason ??= { value: reason }
+    this.#controller?.abort(reason)
+  }
+}
+
+function deliveryInfo(facts: Exchange): DeliveryInfo {
+  const eventId = (facts.event.data as { event_id?: unknown } | undefined)?.event_id
+  return {
+    key: facts.key,
+    eventId: typeof eventId === 'string' ? eventId : undefined,
+    signedAt: facts.signedAt,
+    receivedAt: new Date(facts.receivedAtMs),
+    secretIndex: facts.secretIndex,
+  }
+}

@@ -1,13 +1,14 @@
 import { isThenable } from '../awaitable.js'
-import { answerUnexpected } from './answer.js'
+import { describe } from '../errors.js'
 import { Exchange } from './exchange.js'
+import type { Lifecycle } from './lifecycle.js'
 import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
-import { outletOf } from './outlets.js'
+import { outletOf } from './outlet.js'
 import type { Registry } from './registry.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
-import type { WebhookResponse } from './response.js'
-import { ANSWERED, type Environment, inOrder, Later, type PipelineState } from './stage.js'
+import { errorResponse, type WebhookResponse } from './response.js'
+import { ANSWERED, type Environment, inOrder, Later, type LoopStage } from './stage.js'
 import { authenticate } from './stages/authenticate.js'
 import { dedup } from './stages/dedup.js'
 import { handle } from './stages/handle.js'
@@ -15,68 +16,48 @@ import { parse } from './stages/parse.js'
 import { receive } from './stages/receive.js'
 import { settle } from './stages/settle.js'
 
-export type { PipelineState } from './stage.js'
-
 /** A delivery's way through the receiver: each stage judges its own work (stage.ts). */
 const STAGES = inOrder(receive, authenticate, parse, dedup, handle, settle)
 
 type Answer = WebhookResponse | Promise<WebhookResponse>
 
 /**
- * Runs the stages from `from`. Whether anything waits is decided here and only here: a buffered
- * delivery through the memory store with synchronous handlers is answered without a promise.
+ * Runs stage `index` and, through {@link follow}, the ones after it. Whether anything waits is decided
+ * here and only here: a buffered delivery through the memory store with synchronous handlers is
+ * answered without a promise.
  */
-function run(exchange: Exchange, env: Environment, from: number, input: unknown): Answer {
-  for (let index = from; index < STAGES.length; index++) {
-    const stage = STAGES[index] as (typeof STAGES)[number]
-    const work = stage.start(exchange, env, input)
-    if (work === ANSWERED) return finish(exchange, env)
-    if (isThenable(work)) return waitForWork(exchange, env, index, input, work)
-    exchange.waited = false
-    const verdict = stage.judge(exchange, env, work, input)
-    if (verdict === ANSWERED || verdict instanceof Later || isThenable(verdict))
-      return follow(exchange, env, index, input, verdict)
-    input = verdict
-  }
-  throw new Error('The last stage answers every delivery')
+function run(exchange: Exchange, env: Environment, index: number, input: unknown): Answer {
+  const stage = STAGES[index] as LoopStage
+  exchange.stage = index
+  exchange.input = input
+  const work = stage.start(exchange, env, input)
+  if (work === ANSWERED) return finish(exchange, env)
+  if (isThenable(work)) return wait(exchange, env, work, true)
+  exchange.waited = false
+  return follow(exchange, env, stage.judge(exchange, env, work, input))
 }
 
-/** Waits for stage `index`'s work, counting the delivery for `close()`, then has the same stage judge it. */
-function waitForWork(
+/**
+ * Waits for the stage's work, then has the same stage judge it (`judge`), or for its verdict, then
+ * goes on from it; the delivery is counted for `close()` meanwhile.
+ */
+function wait(
   exchange: Exchange,
   env: Environment,
-  index: number,
-  input: unknown,
-  work: PromiseLike<unknown>,
+  pending: PromiseLike<unknown>,
+  judge: boolean,
 ): Promise<WebhookResponse> {
-  count(exchange, env)
-  return Promise.resolve(work).then(
-    (result) => judgeLater(exchange, env, index, input, result),
-    (error) => failed(exchange, env, error),
-  )
-}
-
-/** Stage `index` judges a result that was waited for, then the stages after it run. */
-function judgeLater(exchange: Exchange, env: Environment, index: number, input: unknown, result: unknown): Answer {
-  try {
-    exchange.waited = true
-    const verdict = (STAGES[index] as (typeof STAGES)[number]).judge(exchange, env, result, input)
-    return follow(exchange, env, index, input, verdict)
-  } catch (error) {
-    return failed(exchange, env, error)
+  if (!exchange.counted) {
+    exchange.counted = true
+    env.state.begin()
   }
-}
-
-/** Goes on from stage `index`'s verdict: the answer, the next stage, or a wait for either. */
-function follow(exchange: Exchange, env: Environment, index: number, input: unknown, verdict: unknown): Answer {
-  if (verdict === ANSWERED) return finish(exchange, env)
-  if (verdict instanceof Later) return goOnAfterDeadline(exchange, env, index, input, verdict)
-  if (!isThenable(verdict)) return run(exchange, env, index + 1, verdict)
-  count(exchange, env)
-  return Promise.resolve(verdict).then(
+  return Promise.resolve(pending).then(
     (value) => {
       try {
-        return follow(exchange, env, index, input, value)
+        if (!judge) return follow(exchange, env, value)
+        exchange.waited = true
+        const stage = STAGES[exchange.stage] as LoopStage
+        return follow(exchange, env, stage.judge(exchange, env, value, exchange.input))
       } catch (error) {
         return failed(exchange, env, error)
       }
@@ -85,32 +66,39 @@ function follow(exchange: Exchange, env: Environment, index: number, input: unkn
   )
 }
 
+/** Goes on from the stage's verdict: the answer, the next stage (the last one always answers), or a wait. */
+function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer {
+  if (verdict === ANSWERED) return finish(exchange, env)
+  if (verdict instanceof Later) return goOnAfterDeadline(exchange, env, verdict.work)
+  if (isThenable(verdict)) return wait(exchange, env, verdict, false)
+  return run(exchange, env, exchange.stage + 1, verdict)
+}
+
 /**
- * The answer went out before stage `index`'s work finished (the handlers passed the deadline): the
- * work goes on, counted by `close()` and kept alive by `waitUntil`, and once it settles the same
- * stage judges it and the stages after it run (settling the claim, reporting a failure).
+ * The answer went out before the stage's work finished (the handlers passed the deadline): the work
+ * goes on, counted by `close()` and kept alive by `waitUntil`; once it settles, the same stage judges
+ * it and the stages after it run (settling the claim, reporting a failure).
  */
-function goOnAfterDeadline(
-  exchange: Exchange,
-  env: Environment,
-  index: number,
-  input: unknown,
-  late: Later<unknown>,
-): WebhookResponse {
-  const rest = Promise.resolve(late.work).then((result) => judgeLater(exchange, env, index, input, result))
+function goOnAfterDeadline(exchange: Exchange, env: Environment, work: PromiseLike<unknown>): WebhookResponse {
+  const answer = finish(exchange, env)
+  const rest = wait(exchange, env, work, true)
   env.state.track(rest)
   exchange.hooks.waitUntil?.(rest)
-  return finish(exchange, env)
+  return answer
 }
 
-function count(exchange: Exchange, env: Environment): void {
-  if (exchange.counted) return
-  exchange.counted = true
-  env.state.begin()
-}
-
+/** A failure of the pipeline itself (a bug, a throwing observer or logger): answered 500, so the service retries. */
 function failed(exchange: Exchange, env: Environment, error: unknown): WebhookResponse {
-  answerUnexpected(exchange, env, error)
+  exchange.response = errorResponse('internal_error')
+  exchange.outcome = 'internal_error'
+  try {
+    env.options.logger.error(
+      { code: 'internal_error', err: describe(error) },
+      'Unexpected failure in the webhook pipeline (not in a handler): answered 500 internal_error, so the service retries',
+    )
+  } catch {
+    // The logger is what failed: the answer above stands.
+  }
   return finish(exchange, env)
 }
 
@@ -136,7 +124,7 @@ function finish(exchange: Exchange, env: Environment): WebhookResponse {
 export class Pipeline {
   readonly #env: Environment
 
-  constructor(options: ResolvedOptions, registry: Registry, state: PipelineState) {
+  constructor(options: ResolvedOptions, registry: Registry, state: Lifecycle) {
     this.#env = {
       options,
       registry,

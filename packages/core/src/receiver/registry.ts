@@ -1,4 +1,4 @@
-import { type Attempt, type Awaitable, andThen, attempt, failed, isThenable, outcome } from '../awaitable.js'
+import { type Attempt, type Awaitable, attempt, isThenable } from '../awaitable.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/index.js'
 import type { ErrorHandler, HandlerContext } from './types.js'
 
@@ -101,17 +101,16 @@ function runAlone<C extends HandlerContext>(
   event: WebhookEvent | UnknownEvent,
   context: C,
 ): Awaitable<HandlersResult> {
-  let ran: Awaitable<Attempt<unknown>>
   try {
-    ran = outcome(handler(event, context))
+    const value = handler(event, context)
+    return isThenable(value) ? Promise.resolve(value).then(succeededAlone, failedAlone) : { ok: true, value }
   } catch (error) {
-    ran = failed(error)
+    return failedAlone(error)
   }
-  return andThen(ran, alone)
 }
 
-const alone = (outcome: Attempt<unknown>): HandlersResult =>
-  outcome.ok ? outcome : { ok: false, errors: [outcome.error] }
+const succeededAlone = (value: unknown): HandlersResult => ({ ok: true, value })
+const failedAlone = (error: unknown): HandlersResult => ({ ok: false, errors: [error] })
 
 const NONE: readonly never[] = []
 

@@ -3,28 +3,18 @@ import type { StoredReply } from '../dedup/store.js'
 import type { RinghookError } from '../errors.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
 import type { Exchange } from './exchange.js'
+import type { Lifecycle } from './lifecycle.js'
 import type { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
 import type { Outlet } from './outlet.js'
 import type { Registry } from './registry.js'
 
-/** What the pipeline asks of the receiver's lifecycle. */
-export interface PipelineState {
-  /** Whether the receiver is shutting down. */
-  readonly closing: boolean
-  /** Counts work that outlives its response (handlers past the deadline) until it settles. */
-  track(work: Promise<unknown>): unknown
-  /** Counts a delivery that is being answered asynchronously, until `end()`. */
-  begin(): void
-  /** Counts that delivery as answered. */
-  end(): void
-}
-
 /** Everything the stages and their loop use besides the exchange: the receiver's options, handlers and state. */
 export interface Environment {
   readonly options: ResolvedOptions
   readonly registry: Registry
-  readonly state: PipelineState
+  /** Open or closing, and what it counts for `close()`. */
+  readonly state: Lifecycle
   /** Lines about refused requests, which strangers can send at will: rate-limited. */
   readonly refusals: LimitedLog
   /** The configured secrets as a resolver's answer, made once rather than per delivery. */
@@ -39,31 +29,23 @@ export interface Environment {
 export const ANSWERED: unique symbol = Symbol('answered')
 export type Answered = typeof ANSWERED
 
-/**
- * What a judgement returns when it answered before its work finished (the deadline passed): the
- * loop sends that answer, then, once `work` settles, calls the same judgement on its result and goes on.
- */
+/** A judgement that answered before its work finished (the deadline): the loop judges `work` again once it settles. */
 export class Later<W> {
   constructor(readonly work: PromiseLike<W>) {}
 }
 
 /**
- * One step of a delivery's way. `start` begins the stage's work on what the stage before gave; when
- * it returns a promise, the loop waits for it, then calls `judge` with the result. `judge` gives the
- * verdict: the next stage's input, or the answer (`ANSWERED`), a promise of one when it reports a
- * failure first, or {@link Later}. A refusal that needs no work is answered by `start` itself.
- *
- * Properties, not methods, so that the order check below is strict about inputs.
+ * One step of a delivery's way. `start` begins its work on what the stage before gave (or answers a
+ * refusal that needs no work); the loop waits for a promise, then calls `judge` with the result, which
+ * gives the next stage's input, the answer, a promise of either (reporting a failure first), or {@link Later}.
+ * Properties, not methods: so the order check below is strict about inputs.
  */
 export interface Stage<In, Work, Out> {
   readonly start: (exchange: Exchange, env: Environment, input: In) => Work | PromiseLike<Work> | Answered
-  readonly judge: (
-    exchange: Exchange,
-    env: Environment,
-    result: Work,
-    input: In,
-  ) => Out | Answered | Later<Work> | PromiseLike<Out | Answered>
+  readonly judge: (exchange: Exchange, env: Environment, result: Work, input: In) => Verdict<Out, Work>
 }
+
+type Verdict<Out, Work> = Out | Answered | Later<Work> | PromiseLike<Out | Answered>
 
 // What flows between the stages. Brands, not wrappers: a body or an event passes as itself, and
 // only the type says which stage vouched for it (so skipping `authenticate` does not compile).
@@ -82,11 +64,9 @@ export type HandlerOutcome = { ok: true; reply: StoredReply } | { ok: false; err
 /** A stage as the loop holds it, once {@link inOrder} checked what each one takes. */
 export type LoopStage = Stage<unknown, unknown, unknown>
 
-/** Any stage that takes `In` (what it works on and gives aside). */
-interface Taking<In> {
-  readonly start: (exchange: Exchange, env: Environment, input: In) => unknown
-  readonly judge: (exchange: Exchange, env: Environment, result: never, input: In) => unknown
-}
+/** Any stage that takes `In`, whatever it works on and gives. */
+// biome-ignore lint/suspicious/noExplicitAny: what a stage works on is its own (it is both given and returned)
+type Taking<In> = Stage<In, any, unknown>
 
 type OutputOf<S> = S extends Stage<infer _In, infer _Work, infer Out> ? Out : never
 
@@ -97,10 +77,7 @@ type Chain<S extends readonly unknown[], In> = S extends readonly [infer First, 
     ? readonly []
     : readonly ['the last stage must answer every delivery']
 
-/**
- * The stages, checked to be in an order that type-checks: the first takes nothing, each takes what
- * the one before it gives, the last answers every delivery. Past this check the loop holds them erased.
- */
+/** The stages, checked to take nothing first, each what the one before gives, and to answer last; then erased. */
 export function inOrder<const S extends readonly Taking<never>[]>(
   ...stages: S & Chain<S, undefined>
 ): readonly LoopStage[] {

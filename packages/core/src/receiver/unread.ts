@@ -20,7 +20,7 @@ type HeadOptions = Pick<ResolvedOptions, 'maxBodyBytes' | 'requireJsonContentTyp
 
 /**
  * The head rules, in order: POST, a declared length within `maxBodyBytes`, and JSON when
- * `requireJsonContentType` is on. The pipeline's head stage and {@link readsBody} both ask this.
+ * `requireJsonContentType` is on. The receive stage and {@link readsBody} both ask this.
  */
 export function headRefusal(options: HeadOptions, method: string, headers: HeaderInput): HeadRefusal | undefined {
   if (!isPost(method)) return 'method_not_allowed'
@@ -32,7 +32,7 @@ export function headRefusal(options: HeadOptions, method: string, headers: Heade
 /**
  * Whether the receiver reads this request's body: a POST whose declared length fits `maxBodyBytes`,
  * in JSON when `requireJsonContentType` is on. Anything else it answers from the method and headers
- * alone (405, 413, 415) without reading a byte. The pipeline's head stage applies the same rules
+ * alone (405, 413, 415) without reading a byte. The receive stage applies the same rules
  * (`headRefusal`), so an adapter that reads the body before calling `handle()` (the Fastify
  * plugin does, in Fastify's content-type parser) reads exactly the bodies the receiver would.
  *

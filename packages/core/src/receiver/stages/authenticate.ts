@@ -7,12 +7,8 @@ import type { Exchange } from '../exchange.js'
 import { decodeJson } from '../json.js'
 import type { Answered, Authentic, Environment, Stage } from '../stage.js'
 
-/** No secret to check against: the resolver threw, or gave none. */
-interface NoSecret {
-  readonly noSecret: Attempt<unknown>
-}
-
-export type Checked = VerifyResult | NoSecret
+/** The signature's verdict, or no secret to check it against: the resolver threw, or gave none. */
+export type Checked = VerifyResult | { readonly noSecret: Attempt<unknown> }
 
 /**
  * Authenticate: finds the secrets (the configured ones, or the resolver's), then checks the

@@ -1,9 +1,8 @@
 import { type Attempt, failed, outcome } from '../../awaitable.js'
 import type { ClaimResult } from '../../dedup/store.js'
 import { RinghookError } from '../../errors.js'
-import { answer, answerError, RETRY_SOON, shuttingDown } from '../answer.js'
+import { answer, answerError, RETRY_SOON, report, shuttingDown } from '../answer.js'
 import { type Exchange, waitedFor } from '../exchange.js'
-import { report } from '../report.js'
 import { rawJsonResponse } from '../response.js'
 import type { Admitted, Answered, Environment, ParsedEvent, Stage } from '../stage.js'
 
@@ -63,7 +62,7 @@ function storeFailed(
   cause: unknown,
 ): Promise<Admitted | Answered> {
   const error = new RinghookError('store_unavailable', 'The dedup store failed to claim', 'store', { cause })
-  return report(exchange, env, error).then(() =>
+  return report(exchange, env, [error]).then(() =>
     env.options.onStoreError === 'retry' ? answerError(exchange, 'store_unavailable', RETRY_SOON) : (event as Admitted),
   )
 }

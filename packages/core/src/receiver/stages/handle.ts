@@ -46,20 +46,17 @@ export const handle: Stage<Admitted, Ran, HandlerOutcome> = {
 }
 
 /** The handlers' result, or at `deadlineMs` the same work, to be judged {@link Later}. */
-async function raceDeadline(env: Environment, work: PromiseLike<HandlersResult>): Promise<Ran> {
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const deadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(resolve, env.options.deadlineMs, 'deadline')
+function raceDeadline(env: Environment, work: PromiseLike<HandlersResult>): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(new Later(work)), env.options.deadlineMs)
+    work.then((result) => {
+      clearTimeout(timer)
+      resolve(result)
+    }, reject)
   })
-  const first = await Promise.race([work, deadline])
-  clearTimeout(timer)
-  return first === 'deadline' ? new Later(work) : first
 }
 
-/**
- * The deadline's answer, 2xx (`acknowledge`) or 503 (`retry`); the handlers still running are told
- * through their signal. Their result is judged later, to settle the claim and report a failure.
- */
+/** The deadline's answer, 2xx (`acknowledge`) or 503 (`retry`); the handlers still running are told through their signal. */
 function answerAtDeadline(exchange: Exchange, env: Environment, late: Later<HandlersResult>): Later<HandlersResult> {
   const { deadlineMs, onDeadline } = env.options
   exchange.context.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))

@@ -1,8 +1,7 @@
 import { answerError, bodyAlreadyParsed, refuse, shuttingDown } from '../answer.js'
 import { type BodyResult, readBody } from '../body.js'
 import { bodyConsumed, bodyGone, bodyLocked } from '../consumed.js'
-import type { Exchange } from '../exchange.js'
-import type { Answered, Environment, Stage } from '../stage.js'
+import type { Stage } from '../stage.js'
 import { declaredLength, headRefusal } from '../unread.js'
 
 const ALLOW_POST = Object.freeze({ allow: 'POST' })
@@ -36,18 +35,13 @@ export const receive: Stage<undefined, BodyResult, Uint8Array> = {
   },
 
   judge(exchange, env, body) {
-    if (!body.ok) return refuseUnread(exchange, env, body.code)
-    exchange.bytes = body.bytes
-    return body.bytes
+    if (body.ok) {
+      exchange.bytes = body.bytes
+      return body.bytes
+    }
+    // A Fetch `Request` whose stream a reader holds is found only now (see `fetchBodyGone`): say so, with the fix.
+    if (body.code === 'body_incomplete' && bodyLocked(exchange.request.rawBody))
+      return bodyAlreadyParsed(exchange, env, HANDLE_BODY_CONSUMED)
+    return refuse(exchange, env, body.code)
   },
-}
-
-/**
- * A body that could not be read, refused with its reason; a Fetch `Request` whose stream a reader
- * holds (found only now, see `fetchBodyGone`) is `body_already_parsed` with the fix, not `body_incomplete`.
- */
-function refuseUnread(exchange: Exchange, env: Environment, code: Exclude<BodyResult, { ok: true }>['code']): Answered {
-  if (code === 'body_incomplete' && bodyLocked(exchange.request.rawBody))
-    return bodyAlreadyParsed(exchange, env, HANDLE_BODY_CONSUMED)
-  return refuse(exchange, env, code)
 }

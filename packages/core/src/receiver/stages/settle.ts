@@ -1,8 +1,7 @@
 import { type Attempt, failed, outcome } from '../../awaitable.js'
 import { RinghookError } from '../../errors.js'
-import { answer, answerError } from '../answer.js'
+import { answer, answerError, report } from '../answer.js'
 import { type Exchange, waitedFor } from '../exchange.js'
-import { reportAll } from '../report.js'
 import { rawJsonResponse } from '../response.js'
 import type { Answered, HandlerOutcome, Stage } from '../stage.js'
 
@@ -35,7 +34,7 @@ export const settle: Stage<HandlerOutcome, Attempt<void> | undefined, never> = {
       )
     }
     if (!handled.ok) for (const error of handled.errors) failures.push(relabel(exchange, error))
-    return reportAll(exchange, env, failures).then(() => answerReply(exchange, handled))
+    return report(exchange, env, failures).then(() => answerReply(exchange, handled))
   },
 }
 
