@@ -22,19 +22,24 @@ const STAGES = inOrder(receive, authenticate, parse, dedup, handle, settle)
 type Answer = WebhookResponse | Promise<WebhookResponse>
 
 /**
- * Runs stage `index` and, through {@link follow}, the ones after it. Whether anything waits is decided
- * here and only here: a buffered delivery through the memory store with synchronous handlers is
- * answered without a promise.
+ * Runs the stages from `index`. Whether anything waits is decided here and only here: a buffered
+ * delivery through the memory store with synchronous handlers is answered without a promise.
  */
 function run(exchange: Exchange, env: Environment, index: number, input: unknown): Answer {
-  const stage = STAGES[index] as LoopStage
-  exchange.stage = index
-  exchange.input = input
-  const work = stage.start(exchange, env, input)
-  if (work === ANSWERED) return finish(exchange, env)
-  if (isThenable(work)) return wait(exchange, env, work, true)
-  exchange.waited = false
-  return follow(exchange, env, stage.judge(exchange, env, work, input))
+  for (; index < STAGES.length; index++) {
+    const stage = STAGES[index] as LoopStage
+    exchange.stage = index
+    exchange.input = input
+    const work = stage.start(exchange, env, input)
+    if (work === ANSWERED) return finish(exchange, env)
+    if (isThenable(work)) return wait(exchange, env, work, true)
+    exchange.waited = false
+    const verdict = stage.judge(exchange, env, work, input)
+    if (verdict === ANSWERED) return finish(exchange, env)
+    if (isThenable(verdict)) return wait(exchange, env, verdict, false)
+    input = verdict
+  }
+  throw new Error('The last stage answers every delivery')
 }
 
 /**
@@ -56,8 +61,10 @@ function wait(
       try {
         if (!judge) return follow(exchange, env, value)
         exchange.waited = true
-        const stage = STAGES[exchange.stage] as LoopStage
-        return follow(exchange, env, stage.judge(exchange, env, value, exchange.input))
+        const verdict = (STAGES[exchange.stage] as LoopStage).judge(exchange, env, value, exchange.input)
+        // Only work that was waited for can be judged Later (the deadline passed while it ran).
+        if (verdict instanceof Later) return goOnAfterDeadline(exchange, env, verdict.work)
+        return follow(exchange, env, verdict)
       } catch (error) {
         return failed(exchange, env, error)
       }
@@ -66,10 +73,9 @@ function wait(
   )
 }
 
-/** Goes on from the stage's verdict: the answer, the next stage (the last one always answers), or a wait. */
+/** Goes on from the stage's verdict: the answer, a wait for it, or the stages after it. */
 function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer {
   if (verdict === ANSWERED) return finish(exchange, env)
-  if (verdict instanceof Later) return goOnAfterDeadline(exchange, env, verdict.work)
   if (isThenable(verdict)) return wait(exchange, env, verdict, false)
   return run(exchange, env, exchange.stage + 1, verdict)
 }

@@ -1,6 +1,6 @@
 import { answerError, bodyAlreadyParsed, refuse, shuttingDown } from '../answer.js'
-import { type BodyResult, readBody } from '../body.js'
-import { bodyConsumed, bodyGone, bodyLocked } from '../consumed.js'
+import { type BodyInput, type BodyResult, readBody } from '../body.js'
+import { bodyConsumed } from '../consumed.js'
 import type { Stage } from '../stage.js'
 import { declaredLength, headRefusal } from '../unread.js'
 
@@ -44,4 +44,22 @@ export const receive: Stage<undefined, BodyResult, Uint8Array> = {
       return bodyAlreadyParsed(exchange, env, HANDLE_BODY_CONSUMED)
     return refuse(exchange, env, body.code)
   },
+}
+
+/** A body handed to the core that cannot be read: a consumed Fetch `Request`, or a stream a reader holds. */
+function bodyGone(body: BodyInput): boolean {
+  if (body === null || typeof body !== 'object') return false
+  if ('bodyUsed' in body) return (body as { bodyUsed: boolean }).bodyUsed
+  return 'locked' in body && body.locked === true
+}
+
+/**
+ * After reading failed: whether it failed because a reader holds the Fetch `Request`'s stream. A read
+ * that began and broke off (the client left) leaves the body used; one refused for a lock leaves it
+ * unused and locked. Asked in that order, so a broken read never asks for `request.body`.
+ */
+function bodyLocked(body: BodyInput): boolean {
+  if (body === null || typeof body !== 'object' || !('bodyUsed' in body)) return false
+  const request = body as { readonly bodyUsed: boolean; readonly body?: ReadableStream | null }
+  return !request.bodyUsed && request.body?.locked === true
 }
