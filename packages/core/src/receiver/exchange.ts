@@ -17,25 +17,20 @@ export const NOT_YET_ANSWERED: WebhookResponse = Object.freeze({ status: 0, head
  * next one is its return value, not a field here.
  */
 export class Exchange {
-  readonly request: WebhookRequest
-  readonly hooks: HandleHooks
   readonly context: DeliveryContext
-  /** When the request reached the receiver, from its `now()`. */
+  /** When the request reached the receiver (its `now()`), and the instrumentation's observer, if one watches. */
   receivedAtMs = 0
-  /** The instrumentation's observer of this delivery, when one watches it. */
   observer: DeliveryObserver | undefined = undefined
-  /** The body as received, once read (receive). */
+  /** The body as received (receive), decoded once: early for a resolver picking by app id (authenticate), or by parse. */
   bytes: Uint8Array = NOT_YET_READ
-  /** The body decoded once: early, for a secret resolver that picks by app id (authenticate), or by parse. */
   json: DecodedJson | undefined = undefined
   /** The signed timestamp, the index of the secret that matched (authenticate), the event and its dedup key (parse). */
   signedAt = 0
   secretIndex = 0
   event: WebhookEvent | UnknownEvent = NOT_YET_PARSED
   key = ''
-  /** The dedup claim's token (dedup); undefined when the store failed and `onStoreError` is `'process'`. */
+  /** The claim's token (dedup; none if the store failed under `'process'`); acknowledged at the deadline (handle). */
   token: string | undefined = undefined
-  /** Acknowledged at the deadline (handle): a later failure is reported as `after_reply`. */
   afterReply = false
   /** When the timed work of a stage began (`performance.now()`), read only with an observer. */
   startedAt = 0
@@ -43,18 +38,17 @@ export class Exchange {
   stage = 0
   input: unknown = undefined
   waited = false
-  /** Whether the loop counts this exchange as being answered asynchronously, for `close()`. */
-  counted = false
-  /** The answer: the first one given stands. */
+  /** The answer (the first one given stands) and what it was; whether the outlet has it; whether `close()` counts it. */
   response: WebhookResponse = NOT_YET_ANSWERED
-  /** What the answer was, for the outlet. */
   outcome: DeliveryOutcome = 'internal_error'
-  /** Whether the outlet has it. */
   ended = false
+  counted = false
 
-  constructor(request: WebhookRequest, hooks: HandleHooks, logger: Logger) {
-    this.request = request
-    this.hooks = hooks
+  constructor(
+    readonly request: WebhookRequest,
+    readonly hooks: HandleHooks,
+    logger: Logger,
+  ) {
     this.context = new DeliveryContext(this, logger)
   }
 }

@@ -21,10 +21,7 @@ export interface Outlet {
 export const isOutlet = (value: unknown): value is Outlet =>
   typeof (value as Partial<Outlet> | undefined)?.answered === 'function'
 
-/**
- * The receiver's outlet: the observer's `end`, then the capture, each on its own (a throwing
- * observer must not cost the capture its record); none when neither is configured.
- */
+/** The receiver's outlet: the observer's `end`, then the capture, each on its own; none when neither is set. */
 export function outletOf(options: { instrumentation?: Instrumentation; capture?: unknown }): Outlet | undefined {
   // A capture made by createCapture is an outlet; resolveOptions refused any other.
   const capture = isOutlet(options.capture) ? options.capture : undefined

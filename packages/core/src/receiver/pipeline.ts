@@ -81,9 +81,8 @@ function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer 
 }
 
 /**
- * The answer went out before the stage's work finished (the handlers passed the deadline): the work
- * goes on, counted by `close()` and kept alive by `waitUntil`; once it settles, the same stage judges
- * it and the stages after it run (settling the claim, reporting a failure).
+ * The answer went out before the stage's work finished (the handlers passed the deadline): the work goes on,
+ * counted by `close()` and kept alive by `waitUntil`, then the same stage judges it and the rest run.
  */
 function goOnAfterDeadline(exchange: Exchange, env: Environment, work: PromiseLike<unknown>): WebhookResponse {
   const answer = finish(exchange, env)

@@ -35,10 +35,9 @@ export class Later<W> {
 }
 
 /**
- * One step of a delivery's way. `start` begins its work on what the stage before gave (or answers a
- * refusal that needs no work); the loop waits for a promise, then calls `judge` with the result, which
- * gives the next stage's input, the answer, a promise of either (reporting a failure first), or, for work
- * that was waited for, {@link Later}.
+ * One step of a delivery's way. `start` begins its work on what the stage before gave (or answers a refusal
+ * that needs no work); the loop waits for a promise, then calls `judge` with the result, which gives the next
+ * stage's input, the answer, a promise of either (reporting first), or, for work waited for, {@link Later}.
  * Properties, not methods: so the order check below is strict about inputs.
  */
 export interface Stage<In, Work, Out> {

@@ -11,10 +11,9 @@ import type { Answered, Authentic, Environment, Stage } from '../stage.js'
 export type Checked = VerifyResult | { readonly noSecret: Attempt<unknown> }
 
 /**
- * Authenticate: finds the secrets (the configured ones, or the resolver's), then checks the
- * signature headers, the timestamp and the signature (`verifyNow`, signature/verify.ts): synchronous
- * with node:crypto, waited for with Web Crypto or a resolver that returns a promise.
- * Answers 503 `secret_unavailable` and 401 `unauthorized`.
+ * Authenticate: finds the secrets (the configured ones, or the resolver's), then checks the signature
+ * headers, timestamp and signature (`verifyNow`, signature/verify.ts; waited for only with Web Crypto or
+ * a resolver's promise). Answers 503 `secret_unavailable` and 401 `unauthorized`.
  */
 export const authenticate: Stage<Uint8Array, Checked, Authentic> = {
   start(exchange, env, body) {
@@ -58,9 +57,8 @@ function check(exchange: Exchange, env: Environment, body: Uint8Array, found: At
 }
 
 /**
- * A resolver that threw or gave no secret: a configuration problem (a variable missing at run time),
- * not a bad delivery. Answered 503 so the service retries once it is fixed; said once per receiver,
- * since every delivery would repeat it.
+ * A resolver that threw or gave no secret: a configuration problem (a variable missing at run time), not a
+ * bad delivery. Answered 503 so the service retries once it is fixed; said once per receiver.
  */
 function secretUnavailable(exchange: Exchange, env: Environment, found: Attempt<unknown>): Answered {
   if (!env.secretWarned) {

@@ -2,9 +2,9 @@ import { type Attempt, failed, outcome } from '../../awaitable.js'
 import type { ClaimResult } from '../../dedup/store.js'
 import { RinghookError } from '../../errors.js'
 import { answer, answerError, RETRY_SOON, report, shuttingDown } from '../answer.js'
-import { type Exchange, waitedFor } from '../exchange.js'
+import { waitedFor } from '../exchange.js'
 import { rawJsonResponse } from '../response.js'
-import type { Admitted, Answered, Environment, ParsedEvent, Stage } from '../stage.js'
+import type { Admitted, ParsedEvent, Stage } from '../stage.js'
 
 /** Marks a reply replayed to a duplicate delivery. */
 const DUPLICATE = Object.freeze({ 'x-ringhook-duplicate': 'true' })
@@ -14,10 +14,9 @@ const STORE_FULL =
   'raise Redis maxmemory, or spread the load over instances sharing @ringhook/redis or @ringhook/postgres.'
 
 /**
- * Dedup: claims the delivery's key in the store. A first delivery goes on to its handlers; a
- * duplicate gets the stored reply; a failing store follows `onStoreError`. Answers 503
- * `shutting_down` (closed while the body was read: no claim is taken, so the retry runs in full),
- * 409 `delivery_in_progress`, 503 `store_full` and 503 `store_unavailable`.
+ * Dedup: claims the delivery's key. A first delivery goes on; a duplicate gets the stored reply; a failing
+ * store follows `onStoreError`. Answers 503 `shutting_down` (closed while the body was read: no claim is
+ * taken, so the retry runs in full), 409 `delivery_in_progress`, 503 `store_full`, 503 `store_unavailable`.
  */
 export const dedup: Stage<ParsedEvent, Attempt<ClaimResult>, Admitted> = {
   start(exchange, env, event) {
@@ -34,7 +33,16 @@ export const dedup: Stage<ParsedEvent, Attempt<ClaimResult>, Admitted> = {
 
   judge(exchange, env, claimed, event) {
     exchange.observer?.claimed?.(claimed.ok ? claimed.value.state : 'error', waitedFor(exchange))
-    if (!claimed.ok) return storeFailed(exchange, env, event, claimed.error)
+    if (!claimed.ok) {
+      const cause = claimed.error
+      const error = new RinghookError('store_unavailable', 'The dedup store failed to claim', 'store', { cause })
+      // Reported first; then `'retry'` answers 503, `'process'` goes on to the handlers unclaimed.
+      return report(exchange, env, [error]).then(() =>
+        env.options.onStoreError === 'retry'
+          ? answerError(exchange, 'store_unavailable', RETRY_SOON)
+          : (event as Admitted),
+      )
+    }
     const result = claimed.value
     if (result.state === 'claimed') {
       exchange.token = result.token
@@ -52,17 +60,4 @@ export const dedup: Stage<ParsedEvent, Attempt<ClaimResult>, Admitted> = {
     env.refusals.write('warn', 'store_full', { code: 'store_full', delivery_key: exchange.key }, STORE_FULL)
     return answerError(exchange, 'store_full', RETRY_SOON)
   },
-}
-
-/** Reports the store's failure, then answers 503 (`'retry'`) or goes on to the handlers unclaimed (`'process'`). */
-function storeFailed(
-  exchange: Exchange,
-  env: Environment,
-  event: ParsedEvent,
-  cause: unknown,
-): Promise<Admitted | Answered> {
-  const error = new RinghookError('store_unavailable', 'The dedup store failed to claim', 'store', { cause })
-  return report(exchange, env, [error]).then(() =>
-    env.options.onStoreError === 'retry' ? answerError(exchange, 'store_unavailable', RETRY_SOON) : (event as Admitted),
-  )
 }

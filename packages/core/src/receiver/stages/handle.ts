@@ -16,10 +16,9 @@ const ACKNOWLEDGED: HandlerOutcome = Object.freeze({ ok: true, reply: ACK })
 export type Ran = HandlersResult | Later<HandlersResult>
 
 /**
- * Handle: runs the event's handlers (inside the observer's `runHandlers`, when it has one) against
- * the deadline, and turns what they returned or threw into the reply: a gesture's vibe, checked
- * against the trigger rules, or the acknowledgement. Past the deadline it answers 2xx (`acknowledge`)
- * or 503 `deadline_exceeded` (`retry`), and judges the handlers' result once they finish.
+ * Handle: runs the event's handlers (inside the observer's `runHandlers`, if any) against the deadline,
+ * and turns what they returned or threw into the reply: a gesture's vibe, checked against the trigger
+ * rules, or the acknowledgement. Past the deadline: 2xx (`acknowledge`) or 503 `deadline_exceeded`.
  */
 export const handle: Stage<Admitted, Ran, HandlerOutcome> = {
   start(exchange, env, event) {

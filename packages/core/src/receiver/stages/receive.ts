@@ -15,10 +15,9 @@ const HANDLE_BODY_CONSUMED = bodyConsumed(
 )
 
 /**
- * Receive: what the request line and headers alone decide (open, POST, no body parser ran first,
- * declared size, JSON: `headRefusal()` in unread.ts, the rules adapters ask through `readsBody()`),
- * then the body, read within `maxBodyBytes` and `bodyTimeoutMs` (at once when it is buffered).
- * Answers 503 `shutting_down`, 405, 500 `body_already_parsed`, 413, 415, 408 `body_timeout`, 400 `body_incomplete`.
+ * Receive: what the request line and headers alone decide (open, POST, no parser ran first, declared size,
+ * JSON: `headRefusal()`, unread.ts), then the body within `maxBodyBytes` and `bodyTimeoutMs`. Answers 503
+ * `shutting_down`, 405, 500 `body_already_parsed`, 413, 415, 408 `body_timeout`, 400 `body_incomplete`.
  */
 export const receive: Stage<undefined, BodyResult, Uint8Array> = {
   start(exchange, env) {

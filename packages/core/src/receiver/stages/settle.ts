@@ -6,9 +6,8 @@ import { rawJsonResponse } from '../response.js'
 import type { Answered, HandlerOutcome, Stage } from '../stage.js'
 
 /**
- * Settle: completes the dedup claim with the reply after a success, releases it after a failure
- * (so the service's retry runs the handlers again), then answers: the reply, or 500 `handler_error`
- * after reporting every failure to `onError` (the store's first).
+ * Settle: completes the claim with the reply, or releases it after a failure (so the retry runs the handlers
+ * again), then answers: the reply, or 500 `handler_error` once every failure went to `onError` (the store's first).
  */
 export const settle: Stage<HandlerOutcome, Attempt<void> | undefined, never> = {
   start(exchange, env, handled) {
