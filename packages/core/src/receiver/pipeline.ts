@@ -36,7 +36,7 @@ function run(exchange: Exchange, env: Environment, index: number, input: unknown
     exchange.waited = false
     const verdict = stage.judge(exchange, env, work, input)
     if (verdict === ANSWERED) return finish(exchange, env)
-    if (isThenable(verdict)) return wait(exchange, env, verdict, false)
+    if (verdict instanceof Promise) return wait(exchange, env, verdict, false)
     input = verdict
   }
   throw new Error('The last stage answers every delivery')
@@ -76,7 +76,7 @@ function wait(
 /** Goes on from the stage's verdict: the answer, a wait for it, or the stages after it. */
 function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer {
   if (verdict === ANSWERED) return finish(exchange, env)
-  if (isThenable(verdict)) return wait(exchange, env, verdict, false)
+  if (verdict instanceof Promise) return wait(exchange, env, verdict, false)
   return run(exchange, env, exchange.stage + 1, verdict)
 }
 

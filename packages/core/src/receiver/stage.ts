@@ -45,7 +45,8 @@ export interface Stage<In, Work, Out> {
   readonly judge: (exchange: Exchange, env: Environment, result: Work, input: In) => Verdict<Out, Work>
 }
 
-type Verdict<Out, Work> = Out | Answered | Later<Work> | PromiseLike<Out | Answered>
+// A judgement that reports first returns a native promise: asked with `instanceof`, as Hono asks a handler's result.
+type Verdict<Out, Work> = Out | Answered | Later<Work> | Promise<Out | Answered>
 
 // What flows between the stages. Brands, not wrappers: a body or an event passes as itself, and
 // only the type says which stage vouched for it (so skipping `authenticate` does not compile).
