@@ -100,6 +100,38 @@ describe('capture', () => {
     expect(sink.records[4]?.answer.headers.allow).toBe('POST')
   })
 
+  it.each([
+    ['retry', 'failed', 503, 'deadline_exceeded'],
+    ['acknowledge', 'accepted', 200, undefined],
+  ] as const)(
+    "records a delivery past the deadline under onDeadline '%s' as %s",
+    async (onDeadline, outcome, status, code) => {
+      // `replay --outcome failed` must find the deliveries the service will retry.
+      const sink = memorySink()
+      const capture = createCapture({ sink, logger: silentLogger })
+      const receiver = createReceiver({
+        secret,
+        now: () => nowMs,
+        logger: silentLogger,
+        capture,
+        deadlineMs: 20,
+        onDeadline,
+      })
+      let release = () => {}
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      receiver.on('gesture', () => held)
+      const answer = await receiver.handle(await signed(gesture(16)))
+      expect(answer.status).toBe(status)
+      release()
+      await receiver.close()
+      expect(sink.records.map((record) => [record.outcome, record.code, record.answer.status])).toEqual([
+        [outcome, code, status],
+      ])
+    },
+  )
+
   it('keeps a body that is not UTF-8 as base64', async () => {
     const { sink, capture, receiver } = setup()
     const bytes = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])
@@ -206,6 +238,41 @@ describe('capture', () => {
     expect(JSON.parse(captured).external_user_id).toBe(hashValue('mallory_9', 'pepper'))
   })
 
+  // Hostile spellings of personal fields, each value marked `PV`: none may reach the record in clear.
+  const hostile = [
+    '"external_user_id":"PV1a","external_user_id":"PV1b"',
+    '"data":{"external_user_id":"PV2a","n":1,"external_user_id":"PV2b","external_user_id":"PV2c"}',
+    '"external_user_id":{"id":"PV3a"},"external_user_id":"PV3b"',
+    '"external_user_id":"PV4a","external\\u005fuser_id":"PV4b"',
+    '"external_user_id" :\t"PV5" ,"data":{"list":[{"external_user_id":"PV5a"},{"n":2,"external_user_id":"PV5b"}]}',
+    '"note":"\\"external_user_id\\":\\"not personal\\"","external_user_id":"PV6"',
+    '"k\\\\":"external_user_id","external_user_id":"PV7 q\\"uote\\\\"',
+    '"x\\\\\\"external_user_id":"not a key","external_user_id":"PV8"',
+    '"external_user_id":"PV9 é 👍 \\n \\/ \u2028"',
+  ]
+  const eventWith = (n: number, members: string) =>
+    `{"event":"gesture","gesture_type":"tap","user_app_id":"user_${n}","app_id":"app_capture",` +
+    `"timestamp":"2027-01-15T08:00:00.000Z",${members}${members.includes('"data"') ? '' : ',"data":{}'}}`
+
+  it.each(['hash', 'drop'] as const)(
+    'leaves no personal value of a hostile body anywhere in the record (%s), accepted or refused',
+    async (action) => {
+      const { sink, capture, receiver } = setup({ personal: { fields: ['external_user_id'], action } })
+      for (const [n, members] of hostile.entries()) {
+        const body = eventWith(500 + n, members)
+        expect(body.match(/PV\d/g)?.length).toBeGreaterThan(0)
+        expect((await receiver.handle(await signed(body))).status).toBe(200)
+        expect((await receiver.handle(await signed(body, 'whsec_rotated'))).status).toBe(401)
+      }
+      await capture.flush()
+      expect(sink.records).toHaveLength(2 * hostile.length)
+      for (const record of sink.records) {
+        expect(JSON.stringify(record).match(/PV\d+[a-c]?/g) ?? []).toEqual([])
+        expect(record.request.personal?.action).toBe(action)
+      }
+    },
+  )
+
   it('hashes personal fields in a refused body too, and leaves out one that is not JSON', async () => {
     const { sink, capture, receiver } = setup({ salt: 'pepper' })
     await receiver.handle(await signed(gesture(15, { external_user_id: 'oscar_5' }), 'whsec_rotated'))
@@ -294,6 +361,24 @@ describe('capture', () => {
     await flushed
     expect(capture.stats()).toMatchObject({ written: captured, failed: 0, stalled: 0 })
     expect(writes.flat()).toHaveLength(captured)
+  })
+
+  it('keeps recording past its budget: what the sink wrote is paid back', async () => {
+    // A sink that writes on a later turn, as a file or a database does.
+    const sink = memorySink()
+    const later: CaptureSink = { write: (batch) => Promise.resolve().then(() => sink.write(batch)) }
+    const { capture, receiver } = setup({ sink: later, maxBytes: 4 * 1024 })
+    const deliveries = 200
+    for (let n = 0; n < deliveries; n++) {
+      const answer = await receiver.handle(await signed(gesture(400 + n, { data: { pad: 'x'.repeat(1000) } })))
+      expect(answer.status).toBe(200)
+      await capture.flush()
+    }
+    expect(capture.stats()).toMatchObject({ captured: deliveries, written: deliveries, dropped: 0, pending: 0 })
+    expect(sink.records).toHaveLength(deliveries)
+    // About 1.2 KB of body and answer a record: fifty times the budget went through it.
+    const sent = sink.records.reduce((sum, record) => sum + record.request.bytes + record.answer.body.length, 0)
+    expect(sent).toBeGreaterThan(50 * 4 * 1024)
   })
 
   it('hands the sink full batches without waiting, and the rest after delayMs or at flush', async () => {
