@@ -321,6 +321,58 @@ describe('capture', () => {
     expect(sink.records[0]?.request.headers['x-sig']).toBe('[redacted]')
   })
 
+  it('redacts the signature and credentials of a Fetch Request, as the Fetch-based adapters hand it over', async () => {
+    const sink = memorySink()
+    const capture = createCapture({ sink, logger: silentLogger })
+    const receiver = createReceiver({ secret, now: () => nowMs, logger: silentLogger, capture })
+    receiver.on('gesture', () => vibe('tap'))
+    const body = gesture(17)
+    const signedRequest = await signed(body)
+    const headers = new Headers(signedRequest.headers as Record<string, string>)
+    headers.set('authorization', 'Bearer sk_live_secret')
+    headers.set('cookie', 'session=secret')
+    const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', headers, body })
+    expect((await receiver.fetch(request)).status).toBe(200)
+    // A Headers object handed to handle() directly, as the Hono and h3 adapters do, with a wrong signature.
+    const forged = new Headers(headers)
+    forged.set('x-service-signature', `sha256=${'0'.repeat(64)}`)
+    expect((await receiver.handle({ method: 'POST', headers: forged, rawBody: signedRequest.rawBody })).status).toBe(
+      401,
+    )
+    await capture.flush()
+    expect(sink.records).toHaveLength(2)
+    for (const record of sink.records) {
+      expect(record.request.headers).toMatchObject({
+        'x-service-signature': '[redacted]',
+        authorization: '[redacted]',
+        cookie: '[redacted]',
+        'x-service-timestamp': String(nowMs / 1000),
+        'x-trace': 'abc',
+      })
+      expect(JSON.stringify(record)).not.toMatch(/sha256=|secret/)
+    }
+
+    // The receiver's own signature header, renamed: redacted by default though no list names it.
+    const renamedSink = memorySink()
+    const renamedCapture = createCapture({ sink: renamedSink, logger: silentLogger })
+    const renamed = createReceiver({
+      secret,
+      now: () => nowMs,
+      logger: silentLogger,
+      capture: renamedCapture,
+      headers: { signature: 'x-sig' },
+    })
+    renamed.on('gesture', () => vibe('tap'))
+    const moved = new Headers(headers)
+    moved.set('x-sig', headers.get('x-service-signature') as string)
+    moved.delete('x-service-signature')
+    expect(
+      (await renamed.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: moved, body }))).status,
+    ).toBe(200)
+    await renamedCapture.flush()
+    expect(renamedSink.records[0]?.request.headers['x-sig']).toBe('[redacted]')
+  })
+
   it('records header values of any shape an untyped caller passes as text, losing no record', async () => {
     const { sink, capture, receiver } = setup()
     const request = await signed(gesture(12))
