@@ -31,9 +31,11 @@ describe('the README Performance block', () => {
     expect(block).toMatch(new RegExp(`^\\| node:http, requests/s .*\\| +${nodeHttp} \\|$`, 'm'))
   })
 
-  it('refuses a report that lacks a section, rather than quoting part of a run', () => {
+  it('refuses a report that lacks a section, or a quick one, rather than quoting it', () => {
     const withoutBundle = results.replace(/\| app \| minified KB \| gzipped KB \|/, '| app | minified KB |')
     expect(() => performanceBlock(withoutBundle)).toThrow(/gzipped KB/)
+    const quick = results.replace('- Date:', '> **Quick mode**: a smoke run.\n\n- Date:')
+    expect(() => performanceBlock(quick)).toThrow(/quick run/)
   })
 
   it('replaces only the text between the markers', () => {

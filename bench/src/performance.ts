@@ -56,6 +56,8 @@ function headerLine(markdown: string, label: string): string {
 
 /** The Performance block for the README: the run's date and machine, and ringhook's ratios in it. */
 export function performanceBlock(results: string): string {
+  if (results.includes('**Quick mode**'))
+    throw new Error("RESULTS.md is a quick run's report: its numbers mean nothing")
   const date = headerLine(results, 'Date').slice(0, 10)
   const machine = /^- Node v(\d+)\.[^,]*, .*?, (\d+) CPUs/m.exec(results)
   if (!machine) throw new Error('RESULTS.md has no Node version and CPU count')
