@@ -34,16 +34,9 @@ async function serve(answer: (request: IncomingMessage, response: ServerResponse
   }
 }
 
-/** One captured gesture, as fileSink writes it. */
-function captureLine(): string {
-  const body = JSON.stringify({
-    event: 'gesture',
-    gesture_type: 'tap',
-    user_app_id: 'u_hostile',
-    app_id: 'app_hostile',
-    timestamp: new Date().toISOString(),
-    data: {},
-  })
+/** One captured gesture whose `data` is `data` (JSON text), as fileSink writes it. */
+function captureLine(data = '{}'): string {
+  const body = `{"event":"gesture","gesture_type":"tap","user_app_id":"u_hostile","app_id":"app_hostile","timestamp":"${new Date().toISOString()}","data":${data}}`
   const record: CapturedDelivery = {
     v: CAPTURE_FORMAT_VERSION,
     id: 'cap_hostile_1',
@@ -54,7 +47,7 @@ function captureLine(): string {
       headers: { 'content-type': 'application/json' },
       body,
       encoding: 'utf8',
-      bytes: body.length,
+      bytes: Buffer.byteLength(body),
     },
     answer: { status: 200, headers: {}, body: '{}' },
     outcome: 'accepted',
@@ -188,5 +181,39 @@ describe('a 1 GiB answer', () => {
     const sent = written.slice(before)
     expect(sent.length).toBeGreaterThan(0)
     for (const bytes of sent) expect(bytes).toBeLessThan(64 * 1024 * 1024)
+  })
+})
+
+describe('a captured record nested 15,000 deep', () => {
+  it('is replayed byte for byte, and --patch refuses it with a clear message', async () => {
+    const bodies: string[] = []
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = []
+      for await (const chunk of request) chunks.push(chunk as Buffer)
+      bodies.push(Buffer.concat(chunks).toString())
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    const target = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
+    const nested = `${'['.repeat(15_000)}${']'.repeat(15_000)}`
+    const deep = join(dir, 'deep.jsonl')
+    await writeFile(deep, captureLine(nested))
+    const patch = join(dir, 'patch.json')
+    await writeFile(patch, '{"gesture_type":"double_tap"}')
+    try {
+      const sent = await inProcess(['replay', deep, '--url', `${target.url}/webhooks`, '--secret', secret])
+      expect(sent.code).toBe(0)
+      expect(sent.stdout).toContain('✔ gesture cap_hostile_1: 200 (was 200)')
+      expect(bodies).toHaveLength(1)
+      expect(bodies[0]).toContain(`"data":${nested}}`)
+      const patched = await inProcess(['replay', deep, '--url', target.url, '--secret', secret, '--patch', patch])
+      expect(patched.code).toBe(2)
+      expect(patched.stderr).toContain('--patch: the body of cap_hostile_1 nests too deep to be written again')
+      expect(bodies).toHaveLength(1)
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })

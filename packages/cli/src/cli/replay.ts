@@ -90,7 +90,11 @@ export async function replay(args: string[], io: Io): Promise<number> {
     io.err(`✘ ${error.message}`)
     return error.exitCode
   }
-  const edit = values.edit ? inEditor : patch === undefined ? undefined : (body: string) => patchBody(body, patch)
+  const edit = values.edit
+    ? inEditor
+    : patch === undefined
+      ? undefined
+      : (body: string, record: CapturedDelivery) => patchBody(body, patch, record.id)
   const summary = await replayCaptures(records, {
     url: values.url,
     secret,
@@ -172,11 +176,14 @@ function readText(path: string, flag: string): string {
   }
 }
 
-function patchBody(body: string, patch: unknown): string {
+function patchBody(body: string, patch: unknown, id: string): string {
   try {
     return mergePatch(body, patch)
-  } catch {
-    throw new UsageError('--patch applies to JSON bodies; this captured body is not JSON.')
+  } catch (error) {
+    // JSON.stringify recurses: a body nested thousands deep parses but cannot be written again.
+    if (error instanceof RangeError)
+      throw new UsageError(`--patch: the body of ${id} nests too deep to be written again; replay it without --patch.`)
+    throw new UsageError(`--patch applies to JSON bodies; the body of ${id} is not JSON.`)
   }
 }
 
