@@ -145,7 +145,7 @@ describe('a 1 GiB answer', () => {
       more()
     })
   })
-  afterAll(() => huge.close())
+  afterAll(() => huge?.close())
 
   /** Runs the built CLI in a child process; resolves with its output and its peak memory (RSS). */
   async function cli(args: string[]) {
