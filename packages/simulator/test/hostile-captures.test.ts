@@ -1,5 +1,8 @@
 // Captured records come from strangers too: whatever a loaded record holds, the simulator sends it,
-// skips it with a reason or refuses the call, and stays up to answer the next request.
+// skips it with a reason or refuses the call, and stays up to answer the next request. So may what
+// answers its deliveries: an endless answer is read up to 64 KiB.
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { CAPTURE_FORMAT_VERSION, type CapturedDelivery } from '@ringhook/core/capture'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LoadCapturesResult } from '../src/control-api.js'
@@ -81,5 +84,47 @@ describe('POST /_sim/captures with hostile records', () => {
     const tooBig = await world.control('/captures', 'POST', { jsonl: 'x'.repeat(1024 * 1024) })
     expect(tooBig.status).toBe(413)
     expect(((await tooBig.json()) as { error: { code: string } }).error.code).toBe('payload_too_large')
+  })
+})
+
+describe('a receiver whose answer never ends', () => {
+  it('is read up to 64 KiB: the delivery settles, the connection is closed', async () => {
+    let written = 0
+    let closed: () => void = () => {}
+    const hungUp = new Promise<void>((resolve) => {
+      closed = resolve
+    })
+    const chunk = Buffer.alloc(64 * 1024, 'x')
+    const endless = createServer((request, response) => {
+      request.resume()
+      response.writeHead(200, { 'content-type': 'text/plain' })
+      response.on('close', closed)
+      const more = () => {
+        while (!response.destroyed && response.write(chunk)) written += chunk.length
+      }
+      response.on('drain', more)
+      more()
+    })
+    endless.listen(0, '127.0.0.1')
+    await new Promise((resolve) => endless.once('listening', resolve))
+    target = {
+      close: async () => {
+        endless.closeAllConnections()
+        await new Promise((resolve) => endless.close(resolve))
+      },
+    } as TestReceiver
+    world = await startWorld()
+    const url = `http://127.0.0.1:${(endless.address() as AddressInfo).port}/webhooks`
+    const app = world.sim.apps.create({ key_id: world.key.id, webhook_url: url, secret: 'whsec_hostile_sim' })
+    const response = await world.control('/captures', 'POST', {
+      jsonl: jsonl(record('endless', '{}')),
+      app_id: app.app_id,
+      wait: true,
+    })
+    const [loaded] = ((await response.json()) as LoadCapturesResult).loaded
+    expect(loaded?.delivery.status).toBe('delivered')
+    expect(loaded?.delivery.attempts[0]?.reply).toHaveLength(4096)
+    await hungUp
+    expect(written).toBeLessThan(64 * 1024 * 1024)
   })
 })
