@@ -16,7 +16,8 @@ const decoder = new TextDecoder()
  * needs of an answer (its status, a short error body, a vibe reply) is always near its start.
  *
  * @example
- * const answer = await readAnswer(await fetch(url, { method: 'POST', body, redirect: 'manual' }), 64 * 1024)
+ * const response = await fetch('http://127.0.0.1:3000/webhooks', { method: 'POST', redirect: 'manual' })
+ * const answer = await readAnswer(response, 64 * 1024)
  * if (answer.cut) console.log(`answer cut at ${answer.bytes} bytes`)
  */
 export async function readAnswer(response: Response, maxBytes: number): Promise<CappedAnswer> {
