@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { request } from 'node:http'
 import { signWebhook } from '@ringhook/core/signature'
 import { describe, expect, it } from 'vitest'
+import { connectPostgres, SHARED_POSTGRES, uniqueTable } from '../postgres/support/postgres.js'
 import { assertBuilt } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 import { cleanUp, groupGone, listeningPort, type Started, startExample, stop, waitFor } from './harness.js'
@@ -203,11 +204,20 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   })
 
   it('postgres logs a handler that failed through pino: one JSON error line, no secret', async () => {
-    const started = startExample('postgres', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    // The example in a schema of its own, whose gestures table goes away once it has started: the
+    // handler's insert is refused, and the handler fails.
+    const pool = await connectPostgres()
+    const schema = uniqueTable('example_failing')
+    await pool.query(`CREATE SCHEMA ${schema}`)
+    const started = startExample('postgres', {
+      RING_WEBHOOK_SECRET: SECRET,
+      PORT: '0',
+      DATABASE_URL: `${SHARED_POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    })
     try {
       const base = `http://127.0.0.1:${await listeningPort(started)}`
-      // Postgres text cannot hold a NUL character: the handler's insert is refused, and the handler fails.
-      const { body, headers } = await gestureDelivery('double\u0000tap')
+      await pool.query(`DROP TABLE ${schema}.example_gestures`)
+      const { body, headers } = await gestureDelivery()
       const response = await fetch(`${base}/webhooks`, { method: 'POST', headers, body })
       expect(response.status).toBe(500)
       expect(await response.json()).toMatchObject({ error: { code: 'handler_error' } })
@@ -226,6 +236,8 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
       expect(started.output()).not.toContain(headers['x-service-signature'])
     } finally {
       cleanUp(started)
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`)
+      await pool.end()
     }
   })
 

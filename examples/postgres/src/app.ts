@@ -5,6 +5,7 @@ import { createPostgresInbox, migrate, type PostgresInbox } from '@ringhook/post
 import { drizzle } from 'drizzle-orm/node-postgres'
 import type pg from 'pg'
 import { APP_TABLES, gestures } from './schema.js'
+import { answerKey, storable } from './storable.js'
 
 /** The example app's server, its receiver and its inbox (for a graceful shutdown). */
 export interface App {
@@ -16,6 +17,8 @@ export interface App {
 /**
  * The example app: each gesture is counted with Drizzle, each notification answer stored with
  * plain pg, both inside the transaction that holds the delivery's claim: written exactly once.
+ * Whatever the kit accepts is stored (a NUL, an id of any length, one event_id in two apps): a
+ * write Postgres refuses would fail the delivery on every retry, and the service would drop it.
  */
 export async function createApp(
   secret: string,
@@ -34,7 +37,11 @@ export async function createApp(
       // Drizzle on the delivery's client: its queries are part of the transaction.
       await drizzle(tx)
         .insert(gestures)
-        .values({ userAppId: event.user_app_id, gestureType: event.gesture_type, signedAt: event.timestamp })
+        .values({
+          userAppId: storable(event.user_app_id),
+          gestureType: storable(event.gesture_type),
+          signedAt: storable(event.timestamp),
+        })
       return vibe('tap', 'pulse').message(fit(`Got your ${event.gesture_type}`))
     }),
   )
@@ -42,11 +49,20 @@ export async function createApp(
   receiver.on(
     'notification.responded',
     inbox.handler(async (event, tx) => {
-      await tx.query('INSERT INTO example_answers (event_id, user_app_id, response) VALUES ($1, $2, $3)', [
-        event.data.event_id,
-        event.user_app_id,
-        event.data.response,
-      ])
+      const { app_id, user_app_id, data } = event
+      // ON CONFLICT: the same answer delivered again after the inbox forgot it (past its TTL) is
+      // already stored; it is acknowledged, not refused on every retry.
+      await tx.query(
+        `INSERT INTO example_notification_answers (answer_key, app_id, event_id, user_app_id, response)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (answer_key) DO NOTHING`,
+        [
+          answerKey(app_id, data.event_id),
+          storable(app_id),
+          storable(data.event_id),
+          storable(user_app_id),
+          storable(data.response),
+        ],
+      )
     }),
   )
 

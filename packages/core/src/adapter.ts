@@ -2,12 +2,14 @@
  * What an adapter translates between: its framework's request and response and the receiver's,
  * and what an instrumentation (`@ringhook/otel`) observes of each delivery. Also what other packages
  * built on the core share with it: the receiver's resolved options and lifecycle types, the error
- * codes' table and the default logger. Apps do not need it.
+ * codes' table and the default logger, and how the kit's tools read a receiver's answer. Apps do not
+ * need it.
  *
  * @packageDocumentation
  */
 export type { Awaitable } from './awaitable.js'
 export { ERRORS } from './errors.js'
+export { type CappedAnswer, readAnswer } from './http/read-answer.js'
 export { consoleLogger, type LogFn } from './logger.js'
 export { beginArrival } from './receiver/arrival.js'
 export type { BodyInput, BodyReader, BodyResult, FetchBody } from './receiver/body.js'

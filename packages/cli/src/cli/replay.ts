@@ -12,6 +12,7 @@ import {
 } from '@ringhook/capture'
 import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
 import { captureOutcomeSchema } from '@ringhook/core/capture'
+import { ANSWER_CAP_BYTES, cutNote, redirectNote } from '../answer.js'
 import { type CaptureStore, CaptureStoreError, readStoreCaptures } from './capture-source.js'
 import { EXIT, type Io, parseCommand, parseJson, UsageError } from './io.js'
 
@@ -20,7 +21,9 @@ export const replayHelp = `Usage: ringhook replay <capture.jsonl> --url <url> [o
        ringhook replay --postgres <url> [--table <name>] --url <url> [options]
 
 Sends captured deliveries to a receiver, one after another in the order captured, each signed again
-with the target's secret and a fresh timestamp; then prints what each got, and a summary. They are
+with the target's secret and a fresh timestamp; then prints what each got, and a summary. Each goes
+to --url only: a redirect is printed as its answer, with its Location, and not followed; an answer
+is read up to 64 KiB. They are
 read from one of: a file written by fileSink from @ringhook/capture (with its rotated files), the
 Redis stream of redisCaptureSink (@ringhook/redis), or the Postgres table of postgresCaptureSink
 (@ringhook/postgres). Those two packages are optional: install the one you read from beside the
@@ -87,8 +90,18 @@ export async function replay(args: string[], io: Io): Promise<number> {
     io.err(`✘ ${error.message}`)
     return error.exitCode
   }
-  const edit = values.edit ? inEditor : patch === undefined ? undefined : (body: string) => patchBody(body, patch)
-  const summary = await replayCaptures(records, { url: values.url, secret, dryRun: values['dry-run'], edit })
+  const edit = values.edit
+    ? inEditor
+    : patch === undefined
+      ? undefined
+      : (body: string, record: CapturedDelivery) => patchBody(body, patch, record.id)
+  const summary = await replayCaptures(records, {
+    url: values.url,
+    secret,
+    dryRun: values['dry-run'],
+    edit,
+    maxAnswerBytes: ANSWER_CAP_BYTES,
+  })
 
   if (values.json) io.out(JSON.stringify(summary))
   else for (const result of summary.results) printResult(result, values['dry-run'] === true, io)
@@ -163,11 +176,14 @@ function readText(path: string, flag: string): string {
   }
 }
 
-function patchBody(body: string, patch: unknown): string {
+function patchBody(body: string, patch: unknown, id: string): string {
   try {
     return mergePatch(body, patch)
-  } catch {
-    throw new UsageError('--patch applies to JSON bodies; this captured body is not JSON.')
+  } catch (error) {
+    // JSON.stringify recurses: a body nested thousands deep parses but cannot be written again.
+    if (error instanceof RangeError)
+      throw new UsageError(`--patch: the body of ${id} nests too deep to be written again; replay it without --patch.`)
+    throw new UsageError(`--patch applies to JSON bodies; the body of ${id} is not JSON.`)
   }
 }
 
@@ -218,4 +234,7 @@ function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
   const mark = result.answer.status < 300 ? '✔' : '✘'
   const duplicate = result.answer.duplicate ? ' duplicate' : ''
   io.out(`${mark} ${name}: ${result.answer.status}${duplicate} (${was}) ${result.answer.body}`)
+  const redirect = redirectNote(result.answer.status, result.answer.location)
+  if (redirect) io.out(`  ${redirect}.`)
+  if (result.answer.cut) io.out(`  ${cutNote()}`)
 }

@@ -8,8 +8,8 @@ export interface RouteRequest {
   params: Record<string, string>
   query: URLSearchParams
   requestId: string
-  /** Reads and parses the JSON body (undefined when empty). */
-  body(): Promise<unknown>
+  /** Reads and parses the JSON body (undefined when empty), of at most `limit` bytes (default 64 KiB). */
+  body(limit?: number): Promise<unknown>
   raw: { request: IncomingMessage; response: ServerResponse }
 }
 
