@@ -1,4 +1,4 @@
-import type { Delivery } from '@ringhook/simulator'
+import type { Delivery } from '@ringhook/simulator/control-api'
 import { EXIT, type Io, parseCommand, UsageError } from './io.js'
 
 export const resendHelp = `Usage: ringhook resend <delivery_id> [options]
