@@ -50,7 +50,11 @@ const envelope = {
 const lifecycle = <const N extends string>(name: N) =>
   looseObject({ event: literal(name), ...envelope, data: looseObject({}) })
 
-/** Each documented event, by name, in the service's lifecycle order where one applies. */
+/**
+ * Each documented event, by name, in the service's lifecycle order where one applies. With
+ * {@link EVENT_NOTES}, the one list of events: the types, the zod union, the published documents and
+ * `@ringhook/testing`'s factories derive from it.
+ */
 export const EVENTS = {
   gesture: looseObject({
     event: literal('gesture'),
