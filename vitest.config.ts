@@ -31,6 +31,7 @@ const subpaths = {
   '@ringhook/core/store': 'packages/core/src/store.ts',
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
   '@ringhook/core/capture': 'packages/core/src/capture.ts',
+  '@ringhook/core/internal': 'packages/core/src/internal.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
   '@ringhook/simulator/control-api': 'packages/simulator/src/control-api.ts',
   '@ringhook/cli/doctor': 'packages/cli/src/doctor/index.ts',

@@ -1,4 +1,4 @@
-import { readAnswer } from '@ringhook/core/adapter'
+import { readAnswer } from '@ringhook/core/internal'
 import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 

@@ -1,4 +1,4 @@
-import { readAnswer } from '@ringhook/core/adapter'
+import { readAnswer } from '@ringhook/core/internal'
 
 /**
  * The most of any answer a command reads: a receiver's or the simulator's answer is a few KiB at

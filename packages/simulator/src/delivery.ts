@@ -1,5 +1,5 @@
 import type { WebhookEvent } from '@ringhook/core'
-import { readAnswer } from '@ringhook/core/adapter'
+import { readAnswer } from '@ringhook/core/internal'
 import { signWebhook } from '@ringhook/core/signature'
 import type { SimContext } from './context.js'
 import { type AttemptPlan, lostAcknowledgement, planAttempt } from './faults/attempt-plan.js'

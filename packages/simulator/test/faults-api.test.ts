@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  type Delivery,
-  FAULT_NAMES,
-  FAULT_PROFILES,
-  type FaultName,
-  type FaultProfile,
-  type FaultSettings,
-  type ResendResult,
-  type SimReport,
-} from '../src/index.js'
+import type { Delivery, FaultName, FaultProfile, FaultSettings, ResendResult, SimReport } from '../src/control-api.js'
+import { FAULT_NAMES, FAULT_PROFILES } from '../src/index.js'
 import { startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 // The control API of faults, the report and resend: each route with the run's token, and refused without it.

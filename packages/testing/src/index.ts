@@ -10,6 +10,7 @@ export {
   createEvent,
   DEFAULT_APP_ID,
   DEFAULT_USER_APP_ID,
+  type EventFactories,
   type EventOverrides,
   events,
 } from './factories.js'

@@ -1,4 +1,4 @@
-import { readAnswer } from '@ringhook/core/adapter'
+import { readAnswer } from '@ringhook/core/internal'
 import { type AnswerExplanation, explainAnswer } from './explain.js'
 import { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
 import { signEvent } from './sign.js'

@@ -1,4 +1,4 @@
-import type { Delivery } from '@ringhook/simulator'
+import type { Delivery } from '@ringhook/simulator/control-api'
 import { type CappedResponse, cutNote, redirectNote, request } from '../answer.js'
 import { EXIT, type Io, parseCommand, UsageError } from './io.js'
 
