@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { RinghookConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
@@ -181,7 +182,6 @@ describe('capture', () => {
   })
 
   it('hashes a value the same before and after its digest is remembered or forgotten, apart per salt', async () => {
-    const { createHash } = await import('node:crypto')
     const expected = (value: unknown, salt: string) =>
       `sha256:${createHash('sha256')
         .update(`${salt}${JSON.stringify(value)}`)
@@ -213,7 +213,12 @@ describe('capture', () => {
     await capture.flush()
     expect(sink.records.map((record) => record.code)).toEqual(['unauthorized', 'invalid_json'])
     expect(JSON.parse(sink.records[0]?.request.body as string).external_user_id).toBe(hashValue('oscar_5', 'pepper'))
-    expect(sink.records[1]?.request).toMatchObject({ body: '', personal: { action: 'hash' } })
+    // Not JSON: the field cannot be found in it, so the body is left out, and the record says so.
+    expect(sink.records[1]?.request).toMatchObject({
+      body: '',
+      cut: 'unscanned',
+      sha256: createHash('sha256').update('{"external_user_id":"oscar_5",').digest('hex'),
+    })
   })
 
   it('drops personal fields at any depth, or keeps them with personal: false', async () => {
@@ -231,12 +236,26 @@ describe('capture', () => {
     expect(keep.sink.records[0]?.request.personal).toBeUndefined()
   })
 
-  it('redacts the headers it is told to, and the receiver’s own signature header by default', async () => {
+  it('redacts secrets-bearing headers by default, the ones it is told to, and the signature always', async () => {
+    const secrets = { authorization: 'Bearer t', cookie: 'session=1', 'x-api-key': 'k_1', 'proxy-authorization': 'p' }
+    const byDefault = setup()
+    const withSecrets = await signed(gesture(10))
+    await byDefault.receiver.handle({ ...withSecrets, headers: { ...(withSecrets.headers as object), ...secrets } })
+    await byDefault.capture.flush()
+    const kept = byDefault.sink.records[0]?.request.headers
+    for (const name of [...Object.keys(secrets), 'x-service-signature']) expect(kept?.[name]).toBe('[redacted]')
+    expect(kept?.['x-trace']).toBe('abc')
+
+    // A list of its own replaces the default one, but never lets the signature through.
     const custom = setup({ redact: ['x-trace'] })
     await custom.receiver.handle(await signed(gesture(10)))
     await custom.capture.flush()
     expect(custom.sink.records[0]?.request.headers['x-trace']).toBe('[redacted]')
-    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toMatch(/^sha256=/)
+    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toBe('[redacted]')
+    const none = setup({ redact: [] })
+    await none.receiver.handle(await signed(gesture(10)))
+    await none.capture.flush()
+    expect(none.sink.records[0]?.request.headers['x-service-signature']).toBe('[redacted]')
 
     const sink = memorySink()
     const capture = createCapture({ sink, logger: silentLogger })
@@ -358,36 +377,39 @@ describe('a failing sink', () => {
     stalls: () => ({ write: () => new Promise<void>(() => {}) }),
   }
 
-  it.each(Object.keys(sinks))('that %s changes no answer, and is counted and warned about once', async (kind) => {
-    const { lines, logger } = warnings()
-    const broken = setup({ sink: (sinks[kind] as () => CaptureSink)(), logger, timeoutMs: 20, batchSize: 2 })
-    const plain = createReceiver({ secret, now: () => nowMs, logger: silentLogger })
-    plain.on('gesture', (event) => {
-      if (withExtras(event).data.fail) throw new Error('handler broke')
-      return vibe('tap').message('hello')
-    })
-    const bodies = [
-      gesture(20),
-      gesture(20),
-      gesture(21, { data: { fail: true } }),
-      gesture(22),
-      gesture(23),
-      gesture(24),
-    ]
-    for (const body of bodies) {
-      const [withCapture, without] = await Promise.all([
-        broken.receiver.handle(await signed(body)),
-        plain.handle(await signed(body)),
-      ])
-      expect(withCapture).toEqual(without)
-    }
-    await broken.capture.flush()
-    const stats = broken.capture.stats()
-    expect(stats.written).toBe(0)
-    expect(kind === 'stalls' ? stats.stalled : stats.failed).toBe(bodies.length)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toMatch(/capture sink/)
-  })
+  it.each(Object.keys(sinks))(
+    'that %s changes no answer, and is counted and warned about, naming the sink',
+    async (kind) => {
+      const { lines, logger } = warnings()
+      const broken = setup({ sink: (sinks[kind] as () => CaptureSink)(), logger, timeoutMs: 20, batchSize: 2 })
+      const plain = createReceiver({ secret, now: () => nowMs, logger: silentLogger })
+      plain.on('gesture', (event) => {
+        if (withExtras(event).data.fail) throw new Error('handler broke')
+        return vibe('tap').message('hello')
+      })
+      const bodies = [
+        gesture(20),
+        gesture(20),
+        gesture(21, { data: { fail: true } }),
+        gesture(22),
+        gesture(23),
+        gesture(24),
+      ]
+      for (const body of bodies) {
+        const [withCapture, without] = await Promise.all([
+          broken.receiver.handle(await signed(body)),
+          plain.handle(await signed(body)),
+        ])
+        expect(withCapture).toEqual(without)
+      }
+      await broken.capture.flush()
+      const stats = broken.capture.stats()
+      expect(stats.written).toBe(0)
+      expect(kind === 'stalls' ? stats.stalled : stats.failed).toBe(bodies.length)
+      expect(lines).toHaveLength(1)
+      expect(lines[0]).toMatch(/capture sink/)
+    },
+  )
 })
 
 describe('createCapture options', () => {
