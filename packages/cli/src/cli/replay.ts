@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import {
   CaptureFileError,
   type CaptureFilter,
+  type CaptureLines,
   mergePatch,
   type ReplayResult,
   readCaptures,
@@ -77,20 +78,28 @@ export async function replay(args: string[], io: Io): Promise<number> {
   if (values.edit && values.patch) throw new UsageError('Give --edit or --patch, not both.')
   const patch = values.patch === undefined ? undefined : parseJson(readText(values.patch, '--patch'), '--patch')
 
-  let records: CapturedDelivery[]
+  let records: CaptureLines
   try {
     const filter = filterOf(values)
-    records = typeof source === 'string' ? await readCaptures(source, filter) : await readStoreCaptures(source, filter)
+    records =
+      typeof source === 'string'
+        ? await readCaptures(source, filter)
+        : Object.assign(await readStoreCaptures(source, filter), { skipped: [] })
   } catch (error) {
     if (error instanceof CaptureFileError) throw new UsageError(error.message)
     if (!(error instanceof CaptureStoreError)) throw error
     io.err(`✘ ${error.message}`)
     return error.exitCode
   }
+  const [firstBad] = records.skipped
+  if (records.length === 0 && firstBad !== undefined)
+    throw new UsageError(`No line is a captured delivery: ${firstBad.file}:${firstBad.line} is ${firstBad.reason}`)
+  // Lines cut by a crash or edited by hand are named; the records around them still go.
+  for (const bad of records.skipped) io.err(`  skipped ${bad.file}:${bad.line}: ${bad.reason}`)
   const edit = values.edit ? inEditor : patch === undefined ? undefined : (body: string) => patchBody(body, patch)
   const summary = await replayCaptures(records, { url: values.url, secret, dryRun: values['dry-run'], edit })
 
-  if (values.json) io.out(JSON.stringify(summary))
+  if (values.json) io.out(JSON.stringify({ ...summary, skipped: records.skipped }))
   else for (const result of summary.results) printResult(result, values['dry-run'] === true, io)
   const counts = Object.entries(summary.statuses).map(([status, n]) => `${status} ×${n}`)
   if (!values.json) {
@@ -99,6 +108,9 @@ export async function replay(args: string[], io: Io): Promise<number> {
         ? `Dry run: ${records.length} deliveries would be sent to ${values.url}.`
         : `Replayed ${records.length} deliveries to ${values.url}${counts.length ? `: ${counts.join(', ')}` : ''}.`,
     )
+  }
+  if (!values.json && records.skipped.length > 0) {
+    io.out(`Skipped ${records.skipped.length} line(s) that are not captured deliveries (named above, on stderr).`)
   }
   if (values['dry-run']) return EXIT.ok
   if (summary.statuses.error) return EXIT.unreachable
