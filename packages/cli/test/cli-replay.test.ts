@@ -47,7 +47,8 @@ beforeAll(async () => {
     const { headers } = await signWebhook({ secret: production, body })
     await source.handle({ method: 'POST', headers, rawBody: body })
   }
-  await source.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '\u001b[2J{}' })
+  // A C1 CSI, which terminals act on as ESC [ does (C0 controls are captured as base64).
+  await source.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '\u009b2J{}' })
   await capture.close()
 
   // The desk: another receiver, with its own secret.
@@ -76,8 +77,8 @@ describe('ringhook replay', () => {
     expect(result.stdout).toContain('→ gesture')
     expect(result.stdout).toMatch(/x-service-signature: sha256=[0-9a-f]{64}/)
     expect(result.stdout).toContain('(was 401 unauthorized)')
-    expect(result.stdout).toContain('\\u001b[2J{}')
-    expect(result.stdout).not.toContain('\u001b')
+    expect(result.stdout).toContain('\\u009b2J{}')
+    expect(result.stdout).not.toContain('\u009b')
     expect(result.stdout).toContain('Dry run: 3 deliveries would be sent')
     expect(handled.length).toBe(before)
   })
