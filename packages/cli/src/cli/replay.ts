@@ -114,7 +114,8 @@ export async function replay(args: string[], io: Io): Promise<number> {
   }
   if (values['dry-run']) return EXIT.ok
   if (summary.statuses.error) return EXIT.unreachable
-  return summary.results.every((result) => (result.answer?.status ?? 0) < 300) ? EXIT.ok : EXIT.rejected
+  const answeredWell = (result: ReplayResult) => result.skipped !== undefined || (result.answer?.status ?? 0) < 300
+  return summary.results.every(answeredWell) ? EXIT.ok : EXIT.rejected
 }
 
 /** The one place to read from: a capture file's path, or a store. */
@@ -217,6 +218,10 @@ function pretty(body: string): string {
 function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
   const was = `was ${result.original.status}${result.original.code ? ` ${result.original.code}` : ''}`
   const name = `${result.event ?? '(no event)'} ${result.id}`
+  if (result.skipped !== undefined) {
+    io.out(`- ${name}: not sent, ${result.skipped} (${was})`)
+    return
+  }
   if (dryRun) {
     io.out(`→ ${name} (${was})`)
     for (const [header, value] of Object.entries(result.request.headers)) io.out(`  ${header}: ${value}`)
