@@ -116,7 +116,7 @@ describe('POST /_sim/captures', () => {
     ])
   })
 
-  it('refuses a body that is not captured deliveries, and a call without the token', async () => {
+  it('refuses a body that is not captured deliveries, skips a cut line, refuses a call without the token', async () => {
     target = await desk(local)
     world = await startWorld()
     world.sim.apps.create({ key_id: world.key.id, webhook_url: target.url, secret: local })
@@ -125,6 +125,13 @@ describe('POST /_sim/captures', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
       'jsonl:1 is not a captured delivery',
     )
+    // A line cut by a crash among records: named as skipped, the records around it still sent.
+    const [first] = jsonl.split('\n')
+    const cut = await world.control('/captures', 'POST', { jsonl: `${first}\n${(first as string).slice(0, 30)}\n` })
+    expect(cut.status).toBe(200)
+    const result = (await cut.json()) as LoadCapturesResult
+    expect(result.loaded).toHaveLength(1)
+    expect(result.skipped).toEqual([{ capture_id: 'line 2', reason: 'not JSON' }])
     const anonymous = await fetch(`${world.sim.url}/_sim/captures`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
