@@ -24,6 +24,7 @@ const CONSTANT_ANSWER_HEADERS = new Set(['content-type', 'cache-control'])
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 // For looking for a field's name in bytes that are not all UTF-8.
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true })
+const utf8Encoder = new TextEncoder()
 
 /**
  * Turns a finished delivery into its record: headers redacted, body encoded, personal fields removed.
@@ -111,7 +112,10 @@ function encodeBody(out: RequestRecord, finished: Finished, parsed: boolean, opt
   }
 }
 
-/** Stores the text, or the bytes as base64 when there is no text or JSON would spell it six bytes a character. */
+/**
+ * Stores the text, or as base64 when JSON would spell it six bytes a character (the text's own
+ * bytes: never those of a body it was rewritten from); `bytes` as base64 when there is no text.
+ */
 function setBody(
   out: RequestRecord,
   bytes: Uint8Array,
@@ -120,7 +124,7 @@ function setBody(
   whole?: Uint8Array,
 ): void {
   if (text === undefined || CONTROL.test(text)) {
-    out.body = toBase64(bytes)
+    out.body = toBase64(text === undefined ? bytes : utf8Encoder.encode(text))
     out.encoding = 'base64'
   } else out.body = text
   if (cut !== undefined && whole !== undefined) {
