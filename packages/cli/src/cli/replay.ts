@@ -25,7 +25,8 @@ with the target's secret and a fresh timestamp; then prints what each got, and a
 read from one of: a file written by fileSink from @ringhook/capture (with its rotated files), the
 Redis stream of redisCaptureSink (@ringhook/redis), or the Postgres table of postgresCaptureSink
 (@ringhook/postgres). Those two packages are optional: install the one you read from beside the
-CLI (and pg for Postgres).
+CLI (and pg for Postgres). A line of a capture file that is not a record (cut by a crash) is
+skipped and named; a record whose body was not captured whole is not sent.
 
 Where from (one of them):
   <capture.jsonl>      a capture file
