@@ -417,6 +417,10 @@ describe('createCapture options', () => {
     ['an unknown outcome', { sink: memorySink(), outcomes: ['lost'] }],
     ['a zero budget', { sink: memorySink(), maxBytes: 0 }],
     ['an unknown personal action', { sink: memorySink(), personal: { action: 'encrypt' } }],
+    ['no rate for unauthenticated deliveries', { sink: memorySink(), unauthenticated: { perSecond: 0 } }],
+    ['an endless share for them', { sink: memorySink(), unauthenticated: { maxBytes: Number.POSITIVE_INFINITY } }],
+    ['a share above the budget', { sink: memorySink(), maxBytes: 1000, unauthenticated: { maxBytes: 1001 } }],
+    ['a negative body prefix', { sink: memorySink(), unauthenticated: { bodyBytes: -1 } }],
   ])('refuses %s', (_name, options) => {
     expect(() => createCapture(options as never)).toThrow(RinghookConfigError)
   })

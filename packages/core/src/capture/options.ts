@@ -27,7 +27,8 @@ export interface CaptureOptions {
    * What is recorded of unauthenticated deliveries: those refused before or at the signature check,
    * which anyone can send. Within their own share of `maxBytes` and at most `perSecond` a second, so
    * that strangers cannot crowd out authentic deliveries; their bodies cut to `bodyBytes` (with the
-   * whole body's SHA-256). Defaults: 1 MiB, 10 a second, 1 KiB. `false` records none of them.
+   * whole body's SHA-256). Defaults: 1 MiB (or an eighth of `maxBytes` when that is less; at most
+   * `maxBytes`), 10 a second, 1 KiB. `false` records none of them.
    */
   unauthenticated?: Partial<UnauthenticatedLimits> | false
   /** The clock, in milliseconds, that spaces warnings and counts `unauthenticated.perSecond`. Default `Date.now`. */
@@ -126,10 +127,20 @@ function personal(value: CaptureOptions['personal']): PersonalFields | undefined
   return { fields: [...fields], action }
 }
 
-function unauthenticated(value: CaptureOptions['unauthenticated']): UnauthenticatedLimits {
+function unauthenticated(value: CaptureOptions['unauthenticated'], budget: number): UnauthenticatedLimits {
   if (value === false) return { ...DEFAULT_UNAUTHENTICATED, perSecond: 0 }
+  // A share of the budget: by default at most an eighth of it, and never more than all of it.
+  const maxBytes = positive(
+    'unauthenticated.maxBytes',
+    value?.maxBytes,
+    Math.min(DEFAULT_UNAUTHENTICATED.maxBytes, budget / 8),
+  )
+  if (maxBytes > budget)
+    throw new RinghookConfigError(
+      `capture unauthenticated.maxBytes must be at most maxBytes (${budget}), got ${maxBytes}`,
+    )
   return {
-    maxBytes: positive('unauthenticated.maxBytes', value?.maxBytes, DEFAULT_UNAUTHENTICATED.maxBytes),
+    maxBytes,
     perSecond: positive('unauthenticated.perSecond', value?.perSecond, DEFAULT_UNAUTHENTICATED.perSecond),
     bodyBytes: Math.floor(
       nonNegative('unauthenticated.bodyBytes', value?.bodyBytes, DEFAULT_UNAUTHENTICATED.bodyBytes),
@@ -152,13 +163,14 @@ export function resolveCaptureOptions(options: CaptureOptions): ResolvedCaptureO
       )
   }
   const fields = personal(options.personal)
+  const maxBytes = positive('maxBytes', options.maxBytes, DEFAULT_CAPTURE_BYTES)
   return {
     sink: options.sink,
     outcomes: new Set(outcomes),
     sampleRate,
-    maxBytes: positive('maxBytes', options.maxBytes, DEFAULT_CAPTURE_BYTES),
+    maxBytes,
     redact: new Set((options.redact ?? DEFAULT_REDACT).map((name) => name.toLowerCase())),
-    unauthenticated: unauthenticated(options.unauthenticated),
+    unauthenticated: unauthenticated(options.unauthenticated, maxBytes),
     now: options.now ?? Date.now,
     personal: fields,
     personalNote:

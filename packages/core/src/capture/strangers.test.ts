@@ -111,6 +111,12 @@ describe('unauthenticated deliveries', () => {
     for (let n = 0; n < 20; n++) await receiver.handle(await signed(gesture(10 + n)))
     expect(capture.stats()).toMatchObject({ captured: captured + 20, dropped: 0 })
     release()
+
+    // By default their share is an eighth of a small budget: here 2 KiB, one record.
+    const small = setup({ sink: held, batchSize: 1, maxBytes: 16 * 1024, unauthenticated: { perSecond: 1000 } })
+    for (let n = 0; n < 20; n++) await small.receiver.handle(await forgery(controlBytes(n)))
+    expect(small.capture.stats()).toMatchObject({ captured: 1, limited: 19 })
+    release()
   })
 
   it('keeps a short one whole, and a signed delivery refused for its payload whole and authentic', async () => {
@@ -172,6 +178,15 @@ describe('personal fields in bodies that cannot be walked', () => {
     await receiver.handle(await signed(plain, 'whsec_wrong'))
     await capture.flush()
     expect(records[2]?.request).toMatchObject({ body: plain.toString('base64'), encoding: 'base64' })
+  })
+
+  it('leaves out a forgery cut to a prefix that names a personal field', async () => {
+    const { records, capture, receiver } = setup()
+    const body = JSON.stringify({ external_user_id: 'carol', pad: 'x'.repeat(4000) })
+    await receiver.handle(await signed(body, 'whsec_wrong'))
+    await capture.flush()
+    expect(records[0]?.request).toMatchObject({ body: '', cut: 'unscanned', sha256: sha256(body), bytes: body.length })
+    expect(JSON.stringify(records[0])).not.toContain('carol')
   })
 
   it('leaves out a deeply nested body it cannot walk, records it, and loses nothing', async () => {
