@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/node'
 
 /** The example app's server, and its receiver (for a graceful shutdown). */
@@ -25,7 +26,10 @@ export function createApp(secret: ReceiverOptions['secret'], options: Omit<Recei
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
     // The app's other routes live beside the webhook path.
-    if (request.url === '/health') return void response.end('ok')
+    if (request.url === '/health')
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(health(options.capture)))
     webhooks(request, response)
   })
   return { server, receiver }
@@ -39,4 +43,12 @@ function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   const max = VIBE_LIMITS.maxMessageLength
   return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/node'
 import { createPostgresInbox, migrate, type PostgresInbox } from '@ringhook/postgres'
 import { drizzle } from 'drizzle-orm/node-postgres'
@@ -68,7 +69,10 @@ export async function createApp(
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
-    if (request.url === '/health') return void response.end('ok')
+    if (request.url === '/health')
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(health(options.capture)))
     webhooks(request, response)
   })
   return { server, receiver, inbox }
@@ -79,4 +83,12 @@ function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   const max = VIBE_LIMITS.maxMessageLength
   return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

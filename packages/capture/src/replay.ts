@@ -69,6 +69,11 @@ export interface ReplayResult {
   }
   /** Why nothing answered (refused connection, timeout). */
   error?: string
+  /**
+   * Why it was not sent: its body was not captured whole (`request.cut`: a stranger's body cut to a
+   * prefix, or one left out because its personal fields could not be removed).
+   */
+  skipped?: string
 }
 
 /** What a replay did: each delivery's result, in order, and the answers counted by status. */
@@ -77,7 +82,7 @@ export interface ReplaySummary {
   results: ReplayResult[]
   /** How many requests were sent (0 in a dry run). */
   sent: number
-  /** Answers counted by HTTP status (`"200": 3`); `"error"` counts those that got none. */
+  /** Answers counted by HTTP status (`"200": 3`); `"error"` counts those that got none, `"skipped"` those not sent. */
   statuses: Record<string, number>
 }
 
@@ -104,6 +109,15 @@ export async function replay(records: readonly CapturedDelivery[], options: Repl
       request,
     }
     summary.results.push(result)
+    const cut = record.request.cut
+    if (cut !== undefined) {
+      result.skipped =
+        cut === 'prefix'
+          ? `only the first bytes of its body were captured (${record.request.bytes} arrived)`
+          : 'its body was left out: personal fields could not be removed from it'
+      summary.statuses.skipped = (summary.statuses.skipped ?? 0) + 1
+      continue
+    }
     if (options.dryRun) continue
     summary.sent++
     try {

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileSink } from '@ringhook/capture'
+import { fileSink, unauthenticatedPath } from '@ringhook/capture'
 import { createReceiver, silentLogger, vibe } from '@ringhook/core'
 import { CAPTURE_FORMAT_VERSION, type CapturedDelivery, createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
@@ -47,7 +47,8 @@ beforeAll(async () => {
   }
   await receiver.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '{"forged":1}' })
   await capture.close()
-  jsonl = await readFile(path, 'utf8')
+  // The forgery's record is in the file of unauthenticated deliveries, beside the others.
+  jsonl = (await readFile(path, 'utf8')) + (await readFile(unauthenticatedPath(path), 'utf8'))
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
@@ -115,7 +116,7 @@ describe('POST /_sim/captures', () => {
     ])
   })
 
-  it('refuses a body that is not captured deliveries, and a call without the token', async () => {
+  it('refuses a body that is not captured deliveries, skips a cut line, refuses a call without the token', async () => {
     target = await desk(local)
     world = await startWorld()
     world.sim.apps.create({ key_id: world.key.id, webhook_url: target.url, secret: local })
@@ -124,6 +125,13 @@ describe('POST /_sim/captures', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
       'jsonl:1 is not a captured delivery',
     )
+    // A line cut by a crash among records: named as skipped, the records around it still sent.
+    const [first] = jsonl.split('\n')
+    const cut = await world.control('/captures', 'POST', { jsonl: `${first}\n${(first as string).slice(0, 30)}\n` })
+    expect(cut.status).toBe(200)
+    const result = (await cut.json()) as LoadCapturesResult
+    expect(result.loaded).toHaveLength(1)
+    expect(result.skipped).toEqual([{ capture_id: 'line 2', reason: 'not JSON' }])
     const anonymous = await fetch(`${world.sim.url}/_sim/captures`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -145,7 +153,8 @@ describe('ringhook simulate --load', () => {
         { stopped: target.reached(3) },
       )
       expect(code).toBe(0)
-      expect(out.join('\n')).toContain('Loaded     3 captured deliveries, 1 skipped')
+      // The forgery is in deliveries.unauthenticated.jsonl, which --load does not read (nor would send).
+      expect(out.join('\n')).toMatch(/^Loaded {5}3 captured deliveries$/m)
       expect(target.handled).toEqual(['gesture:u_1', 'gesture:u_2', 'notification.responded:u_3'])
       const missing = await run(['simulate', '--port', '0', '--load', join(dir, 'none.jsonl'), '--no-ui'], {
         out: () => {},

@@ -17,6 +17,7 @@ export {
   type RedisCaptureSinkOptions,
   type RedisStreamClient,
   redisCaptureSink,
+  unauthenticatedStream,
 } from './capture-sink.js'
 export {
   fromNodeRedis,

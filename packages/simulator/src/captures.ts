@@ -1,4 +1,4 @@
-import { CaptureFileError, parseCaptures } from '@ringhook/capture'
+import { parseCaptures } from '@ringhook/capture'
 import type { WebhookEvent } from '@ringhook/core'
 import type { CapturedDelivery } from '@ringhook/core/capture'
 import { z } from 'zod'
@@ -39,9 +39,9 @@ export interface LoadCapturesResult {
     /** The simulator's delivery of its payload. */
     delivery: Delivery
   }[]
-  /** Records not sent: no event (refused before it was read as one), a body that is not a JSON object, or one nested too deep. */
+  /** Records not sent: no event (refused before it was read as one), a body that is not a JSON object or is nested too deep, a line that is not a record. */
   skipped: {
-    /** The captured record's id. */
+    /** The captured record's id; `line N` for a line of `jsonl` that is not a record. */
     capture_id: string
     /** Why it was not sent. */
     reason: string
@@ -59,15 +59,14 @@ export async function loadCaptures(
   raw: LoadCapturesInput,
 ): Promise<LoadCapturesResult> {
   const input = parseInput(loadCapturesInput, raw)
-  let records: CapturedDelivery[]
-  try {
-    records = parseCaptures(input.jsonl, 'jsonl')
-  } catch (error) {
-    if (error instanceof CaptureFileError) throw invalid(error.message)
-    throw error
-  }
+  const records = parseCaptures(input.jsonl, 'jsonl')
+  const [firstBad] = records.skipped
+  if (records.length === 0 && firstBad !== undefined)
+    throw invalid(`No line is a captured delivery: jsonl:${firstBad.line} is ${firstBad.reason}`)
   const fallback = input.app_id === undefined ? undefined : ctx.state.app(input.app_id)
   const result: LoadCapturesResult = { loaded: [], skipped: [] }
+  // A line that is not a record (cut by a crash, edited by hand) is named, and the others still go.
+  for (const bad of records.skipped) result.skipped.push({ capture_id: `line ${bad.line}`, reason: bad.reason })
   for (const record of records) {
     const payload = payloadOf(record)
     if (typeof payload === 'string') {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { RinghookConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
@@ -213,7 +214,6 @@ describe('capture', () => {
   })
 
   it('hashes a value the same before and after its digest is remembered or forgotten, apart per salt', async () => {
-    const { createHash } = await import('node:crypto')
     const expected = (value: unknown, salt: string) =>
       `sha256:${createHash('sha256')
         .update(`${salt}${JSON.stringify(value)}`)
@@ -280,7 +280,12 @@ describe('capture', () => {
     await capture.flush()
     expect(sink.records.map((record) => record.code)).toEqual(['unauthorized', 'invalid_json'])
     expect(JSON.parse(sink.records[0]?.request.body as string).external_user_id).toBe(hashValue('oscar_5', 'pepper'))
-    expect(sink.records[1]?.request).toMatchObject({ body: '', personal: { action: 'hash' } })
+    // Not JSON: the field cannot be found in it, so the body is left out, and the record says so.
+    expect(sink.records[1]?.request).toMatchObject({
+      body: '',
+      cut: 'unscanned',
+      sha256: createHash('sha256').update('{"external_user_id":"oscar_5",').digest('hex'),
+    })
   })
 
   it('drops personal fields at any depth, or keeps them with personal: false', async () => {
@@ -298,12 +303,26 @@ describe('capture', () => {
     expect(keep.sink.records[0]?.request.personal).toBeUndefined()
   })
 
-  it('redacts the headers it is told to, and the receiver’s own signature header by default', async () => {
+  it('redacts secrets-bearing headers by default, the ones it is told to, and the signature always', async () => {
+    const secrets = { authorization: 'Bearer t', cookie: 'session=1', 'x-api-key': 'k_1', 'proxy-authorization': 'p' }
+    const byDefault = setup()
+    const withSecrets = await signed(gesture(10))
+    await byDefault.receiver.handle({ ...withSecrets, headers: { ...(withSecrets.headers as object), ...secrets } })
+    await byDefault.capture.flush()
+    const kept = byDefault.sink.records[0]?.request.headers
+    for (const name of [...Object.keys(secrets), 'x-service-signature']) expect(kept?.[name]).toBe('[redacted]')
+    expect(kept?.['x-trace']).toBe('abc')
+
+    // A list of its own replaces the default one, but never lets the signature through.
     const custom = setup({ redact: ['x-trace'] })
     await custom.receiver.handle(await signed(gesture(10)))
     await custom.capture.flush()
     expect(custom.sink.records[0]?.request.headers['x-trace']).toBe('[redacted]')
-    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toMatch(/^sha256=/)
+    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toBe('[redacted]')
+    const none = setup({ redact: [] })
+    await none.receiver.handle(await signed(gesture(10)))
+    await none.capture.flush()
+    expect(none.sink.records[0]?.request.headers['x-service-signature']).toBe('[redacted]')
 
     const sink = memorySink()
     const capture = createCapture({ sink, logger: silentLogger })
@@ -535,6 +554,10 @@ describe('createCapture options', () => {
     ['an unknown outcome', { sink: memorySink(), outcomes: ['lost'] }],
     ['a zero budget', { sink: memorySink(), maxBytes: 0 }],
     ['an unknown personal action', { sink: memorySink(), personal: { action: 'encrypt' } }],
+    ['no rate for unauthenticated deliveries', { sink: memorySink(), unauthenticated: { perSecond: 0 } }],
+    ['an endless share for them', { sink: memorySink(), unauthenticated: { maxBytes: Number.POSITIVE_INFINITY } }],
+    ['a share above the budget', { sink: memorySink(), maxBytes: 1000, unauthenticated: { maxBytes: 1001 } }],
+    ['a negative body prefix', { sink: memorySink(), unauthenticated: { bodyBytes: -1 } }],
   ])('refuses %s', (_name, options) => {
     expect(() => createCapture(options as never)).toThrow(RinghookConfigError)
   })
