@@ -66,7 +66,7 @@ export {
   type RateLimitOptions,
   type WindowLimit,
 } from './limiter.js'
-export { createMemoryLimitStore, type MemoryLimitStore } from './memory-limit-store.js'
+export { createMemoryLimitStore } from './memory-limit-store.js'
 export type { ClientOptions } from './options.js'
 export type { RetryOptions } from './retry.js'
 export type { TriggerInput, TriggerWithVibe, VibeLike } from './trigger-input.js'

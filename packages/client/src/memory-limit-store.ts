@@ -127,6 +127,6 @@ export class MemoryLimitStore implements LimitStore {
  * @example
  * const limiter = createRateLimiter({ store: createMemoryLimitStore() })
  */
-export function createMemoryLimitStore(options: { clock?: Clock } = {}): MemoryLimitStore {
+export function createMemoryLimitStore(options: { clock?: Clock } = {}): LimitStore {
   return new MemoryLimitStore(options.clock)
 }

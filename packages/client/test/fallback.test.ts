@@ -1,17 +1,12 @@
 import { RinghookConfigError } from '@ringhook/core'
 import { describe, expect, it } from 'vitest'
-import {
-  createMemoryLimitStore,
-  createRateLimiter,
-  type LimitStore,
-  LocalRateLimitError,
-  type RestoredGrant,
-} from '../src/index.js'
+import { createRateLimiter, type LimitStore, LocalRateLimitError, type RestoredGrant } from '../src/index.js'
+import { MemoryLimitStore } from '../src/memory-limit-store.js'
 import { fakeClock, memoryLogger } from './world.js'
 
 /** A shared store that counts in memory, and can be made to fail as an unreachable Redis does. */
 function flakyStore(clock: ReturnType<typeof fakeClock>) {
-  const inner = createMemoryLimitStore({ clock })
+  const inner = new MemoryLimitStore(clock)
   const restored: RestoredGrant[][] = []
   const state = { down: false }
   const guard = <T>(work: () => T): T => {
