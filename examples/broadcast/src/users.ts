@@ -19,13 +19,22 @@ export function createUsers(client: RinghookClient, appId: string, redis: Redis,
   const key = `${prefix}users:${appId}`
   // Also kept in this process, so that an instance without Redis reads the service once a minute too.
   let local: { users: User[]; until: number } | undefined
-  const list = async (): Promise<User[]> => {
-    if (local && local.until > Date.now()) return local.users
+  // One read at a time: a read may wait for a slot of the key, and broadcasts arriving meanwhile
+  // must not each spend a request of their own on the same list.
+  let reading: Promise<User[]> | undefined
+  const read = async (): Promise<User[]> => {
     const cached = await redis.get(key).catch(() => null)
     const users = cached ? (JSON.parse(cached) as User[]) : (await client.users.list(appId)).users
     if (!cached) await redis.set(key, JSON.stringify(users), 'PX', FRESH_MS).catch(() => undefined)
     local = { users, until: Date.now() + FRESH_MS }
     return users
+  }
+  const list = async (): Promise<User[]> => {
+    if (local && local.until > Date.now()) return local.users
+    reading ??= read().finally(() => {
+      reading = undefined
+    })
+    return reading
   }
   return {
     list,
