@@ -54,7 +54,9 @@ export type {
   LimitRules,
   LimitScope,
   LimitStore,
+  RefusedSlot,
   RestoredGrant,
+  TakenSlot,
   TakeRequest,
   TakeResult,
 } from './limit-store.js'

@@ -23,13 +23,30 @@ export interface TakeRequest {
   ticket: string
   /** The user (`app_id/user_app_id`) for a vibe; undefined for a request that sends none. */
   user: string | undefined
+  /** The limits to check, widened by the limiter's margin. */
   rules: LimitRules
   /** A wait longer than this is refused without queueing; 0 refuses any wait. */
   maxWaitMs: number
 }
 
 /** A store's answer: taken, or how long until a slot may free for this request. */
-export type TakeResult = { ok: true } | { ok: false; scope: LimitScope; waitMs: number }
+export type TakeResult = TakenSlot | RefusedSlot
+
+/** The slot was taken and counted. */
+export interface TakenSlot {
+  /** Always `true`. */
+  ok: true
+}
+
+/** No slot now. */
+export interface RefusedSlot {
+  /** Always `false`. */
+  ok: false
+  /** Which limit is in the way. */
+  scope: LimitScope
+  /** How long until a slot may free for this request, ms. */
+  waitMs: number
+}
 
 /**
  * Where a limiter keeps its counts. The memory store counts in this process; a shared store (the

@@ -11,10 +11,14 @@ export type { WindowLimit } from './limit-store.js'
 
 /** This instance's part of the limits while a shared store is unreachable. */
 export type FallbackShare =
-  /** How many instances share the key: each takes `1 / fleetSize` of each limit. */
-  | { fleetSize: number }
-  /** The fraction of each limit this instance takes, in (0, 1]. */
-  | { share: number }
+  | {
+      /** How many instances share the key: each takes `1 / fleetSize` of each limit. */
+      fleetSize: number
+    }
+  | {
+      /** The fraction of each limit this instance takes, in (0, 1]. */
+      share: number
+    }
 
 /**
  * The client-side limiter (the `rateLimit` option), which keeps requests under the service's limits

@@ -42,10 +42,11 @@ export class RedisLimitStoreError extends Error {
  * are on.
  *
  * @example
+ * import { createClient, createRateLimiter } from '@ringhook/client'
  * import { Redis } from 'ioredis'
- * const redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1 })
+ * const redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
  * const limiter = createRateLimiter({ store: createRedisLimitStore({ client: redis }), fallback: { fleetSize: 3 } })
- * const client = createClient({ apiKey, baseUrl, rateLimit: limiter })
+ * const client = createClient({ apiKey: process.env.RING_API_KEY!, baseUrl: 'https://api.example.com', rateLimit: limiter })
  */
 export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitStore {
   if (!isScriptClient(options?.client))
