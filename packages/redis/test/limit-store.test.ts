@@ -96,22 +96,24 @@ describe('createRedisLimitStore', () => {
 
   it('serves waiters on different instances in the order they arrived', async () => {
     const { store, prefix } = freshStore()
-    const rule = { requestsPerKey: { limit: 1, windowMs: 250 } }
-    const fleet = [instance(store, rule), instance(store, rule), instance(store, rule)]
-    await (fleet[0] ?? fleet[1])?.acquire()
-    const served: number[] = []
-    const waits: Promise<void>[] = []
-    // C arrives first, then A, then B.
-    for (const index of [2, 0, 1]) {
-      const limiter = fleet[index]
-      if (!limiter) throw new Error('no such instance')
-      waits.push(limiter.acquire().then(() => void served.push(index)))
-      await poll('the waiter in line', async () =>
-        (await redis.zcard(`{${prefix}}line`)) === waits.length ? true : undefined,
-      )
-    }
-    await Promise.all(waits)
-    expect(served).toEqual([2, 0, 1])
+    const rules = { key: { limit: 1, windowMs: 300 }, user: false as const }
+    const take = (ticket: string) => store.take({ ticket, user: undefined, rules, maxWaitMs: 10_000 })
+    expect(await take('first')).toEqual({ ok: true })
+    // C, then A, then B find the key's slot taken and wait in line.
+    for (const ticket of ['C', 'A', 'B']) expect(await take(ticket)).toMatchObject({ ok: false, scope: 'key' })
+    await poll('the slot freed on Redis’s clock', async () => {
+      const [[, taken], [, time]] = (await redis.multi().zscore(`{${prefix}}key`, 'first').time().exec()) as [
+        [null, string],
+        [null, [string, string]],
+      ]
+      return Number(time[0]) * 1000 + Number(time[1]) / 1000 > Number(taken) + 300 || undefined
+    })
+    // The slot is C's, however soon B and A ask, and they are told to wait their turns.
+    expect(await take('B')).toMatchObject({ ok: false })
+    expect(await take('A')).toMatchObject({ ok: false })
+    expect(await take('C')).toEqual({ ok: true })
+    const waits = [(await take('B')) as { waitMs: number }, (await take('A')) as { waitMs: number }]
+    expect(waits[1].waitMs).toBeLessThanOrEqual(waits[0].waitMs)
   })
 
   it('gives instances under equal demand their fair share, within 2×', async () => {
