@@ -20,7 +20,12 @@ export interface Fleet {
   close(): Promise<void>
 }
 
-export async function startFleet(options: { size: number; users: number; redisUrl: string }): Promise<Fleet> {
+export async function startFleet(options: {
+  size: number
+  users: number
+  redisUrl: string
+  logLevel?: string
+}): Promise<Fleet> {
   const balancer = await startBalancer()
   const sim = await createSimulator({})
   const owner = sim.users.create({ name: 'Developer' })
@@ -36,7 +41,7 @@ export async function startFleet(options: { size: number; users: number; redisUr
     REDIS_PREFIX: `ringhook:test:fleet:${randomUUID()}:`,
     ADMIN_TOKEN,
     FLEET_SIZE: String(options.size),
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: options.logLevel ?? 'warn',
   }
   const instances = Array.from({ length: options.size }, () => startExample('broadcast', env))
   const ports = await Promise.all(instances.map((instance) => listeningPort(instance)))
