@@ -56,9 +56,11 @@ export class FallbackStore implements LimitStore {
   }
 
   async take(request: TakeRequest): Promise<TakeResult> {
-    if (await this.#reachable()) {
+    if (this.#askShared()) {
       try {
+        if (this.#down) await this.#restore()
         const result = await this.#store.take(request)
+        if (this.#down) this.#rejoin()
         if (result.ok) this.#local.record(request.user, request.rules)
         return result
       } catch (error) {
@@ -101,20 +103,25 @@ export class FallbackStore implements LimitStore {
   }
 
   /** Whether to ask the shared store: always while it answers; once a second while it does not. */
-  async #reachable(): Promise<boolean> {
+  #askShared(): boolean {
     if (!this.#down) return true
     const now = this.#clock.now()
     if (now < this.#nextProbe) return false
     this.#nextProbe = now + PROBE_INTERVAL_MS
-    try {
-      await this.#store.restore?.(this.#restored(now), this.#rules)
-    } catch {
-      return false
-    }
-    this.#down = false
-    this.#grants = []
-    this.#logger.info({}, 'The shared rate-limit store answers again: counting with the fleet')
     return true
+  }
+
+  /** Adds the slots taken alone to the shared count, once: from then on they are the store's. */
+  async #restore(): Promise<void> {
+    if (this.#grants.length === 0) return
+    await this.#store.restore?.(this.#restored(this.#clock.now()), this.#rules)
+    this.#grants = []
+  }
+
+  /** The shared store decided again: back with the fleet. */
+  #rejoin(): void {
+    this.#down = false
+    this.#logger.info({}, 'The shared rate-limit store answers again: counting with the fleet')
   }
 
   #restored(now: number): RestoredGrant[] {

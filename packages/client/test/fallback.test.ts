@@ -19,12 +19,15 @@ function flakyStore(clock: ReturnType<typeof fakeClock>) {
     pause: (scope, user, ms) => guard(() => inner.pause(scope, user, ms)),
     remaining: (user, rule) => guard(() => inner.remaining(user, rule)),
     leave: () => guard(() => undefined),
+    // As Redis does: nothing to restore sends no command, so it cannot fail.
     restore: async (grants, rules) =>
-      guard(() => {
-        restored.push([...grants])
-        for (const grant of grants)
-          inner.record(grant.user, { key: grant.key && rules.key, user: rules.user }, clock.now() - grant.ageMs)
-      }),
+      grants.length === 0
+        ? undefined
+        : guard(() => {
+            restored.push([...grants])
+            for (const grant of grants)
+              inner.record(grant.user, { key: grant.key && rules.key, user: rules.user }, clock.now() - grant.ageMs)
+          }),
   }
   return { store, state, restored }
 }
@@ -63,6 +66,20 @@ describe('a shared store’s fallback', () => {
     for (let i = 0; i < 5; i++) await limiter.acquire()
     await expect(limiter.acquire()).rejects.toMatchObject({ scope: 'key' })
     expect(logger.lines.map((line) => line.level)).toEqual(['warn', 'info'])
+  })
+
+  it('says nothing more while the store stays down, however often it is asked again', async () => {
+    const clock = fakeClock()
+    const logger = memoryLogger()
+    const { store, state } = flakyStore(clock)
+    const limiter = createRateLimiter({ ...rules, mode: 'fail', store, fallback: { share: 1 / 9 }, logger, clock })
+    await limiter.acquire()
+    state.down = true
+    for (let i = 0; i < 5; i++) {
+      await expect(limiter.acquire()).rejects.toBeInstanceOf(LocalRateLimitError)
+      await clock.sleep(1000)
+    }
+    expect(logger.lines.map((line) => line.level)).toEqual(['warn'])
   })
 
   it('keeps answering gesture replies and vibes left from its share', async () => {
