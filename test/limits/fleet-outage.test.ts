@@ -51,12 +51,12 @@ describe('a fleet of three when Redis stops for 20 s', () => {
     expect(seen.refused429).toBeLessThanOrEqual(bound)
     expect(seen.repliesRateLimited).toBeLessThanOrEqual(fleet.users.length * (USER_LIMIT - USER_LIMIT / SIZE))
     expect(seen.triggers).toBeGreaterThan(0)
-    // Each instance said it counted alone, and that it rejoined, once for each time it fell.
-    for (const instance of fleet.instances) {
-      const falls = instance.output().split('The shared rate-limit store failed').length - 1
-      const returns = instance.output().split('The shared rate-limit store answers again').length - 1
-      expect(falls).toBeGreaterThanOrEqual(1)
-      expect(returns).toBe(falls)
-    }
+    // An instance that asked its limiter while Redis was away said once that it counted alone, and
+    // that it rejoined; one whose vibes all waited through the outage had nothing to say.
+    const count = (text: string, line: string) => text.split(line).length - 1
+    const falls = fleet.instances.map((instance) => count(instance.output(), 'The shared rate-limit store failed'))
+    const returns = fleet.instances.map((instance) => count(instance.output(), 'The shared rate-limit store answers'))
+    expect(falls.reduce((sum, n) => sum + n, 0)).toBeGreaterThanOrEqual(1)
+    expect(returns).toEqual(falls)
   })
 })
