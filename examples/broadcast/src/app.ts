@@ -42,8 +42,9 @@ export function createApp(config: AppConfig): App {
   const limiter = createRateLimiter({
     store: createRedisLimitStore({ client: config.limitsRedis, prefix: `${prefix}limits:` }),
     fallback: { fleetSize: config.fleetSize },
-    // A broadcast vibe waits a minute for its slot at most, then is skipped.
-    maxWaitMs: 60_000,
+    // A broadcast vibe waits 10 s for its slot at most, then is skipped: under a flood of broadcasts,
+    // vibes do not pile up for minutes, and those sent are recent.
+    maxWaitMs: 10_000,
     logger,
   })
   const client = createClient({ apiKey: config.apiKey, baseUrl: config.apiUrl, rateLimit: limiter, logger })
