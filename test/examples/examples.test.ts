@@ -1,6 +1,7 @@
 // Starts each example the way its README says (`pnpm --dir examples/<name> start`, ./harness.ts),
 // as a real process on a free port, talks to it over HTTP, and stops it the way a deploy does. The
 // examples run the packages' built output.
+import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { request } from 'node:http'
 import { signWebhook } from '@ringhook/core/signature'
@@ -28,17 +29,20 @@ const examples = [
   // Needs the Postgres on 127.0.0.1:5432 (database `test`), as the Postgres suites do.
   { name: 'postgres', api: false },
   // Needs the Redis on 127.0.0.1:6379, under keys of its own; its admin API is tested in broadcast.test.ts.
-  { name: 'broadcast', api: false, env: broadcastEnv() },
-] as { name: string; api: boolean; env?: Record<string, string> }[]
+  { name: 'broadcast', api: false, env: broadcastEnv },
+] as { name: string; api: boolean; env?: () => Record<string, string> }[]
 
-/** What examples/broadcast needs besides the secret: an API it never reaches here, and Redis. */
+/**
+ * What examples/broadcast needs besides the secret: an API it never reaches here, and Redis under
+ * keys of each start's own (a burst of gestures spends a user's vibes, which another test needs).
+ */
 function broadcastEnv(): Record<string, string> {
   return {
     RING_API_KEY: 'rk_test_examples',
     RING_API_URL: 'http://127.0.0.1:9',
     RING_APP_ID: 'app_demo',
     REDIS_URL: 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: `ringhook:test:examples:${process.pid}:${Date.now()}:`,
+    REDIS_PREFIX: `ringhook:test:examples:${randomUUID()}:`,
   }
 }
 
@@ -137,7 +141,7 @@ async function expectForgedDeliveryLogged(started: Started): Promise<void> {
 // once: on two cores in a slow spell, four of them took over the default 20 s (CI run of 23:06Z).
 describe.concurrent('examples', { timeout: 60_000 }, () => {
   it.each(examples)('$name answers gestures with a vibe whose message fits the rules', async ({ name, api, env }) => {
-    const started = startExample(name, { ...env, RING_WEBHOOK_SECRET: SECRET, PORT: '0', ADMIN_TOKEN })
+    const started = startExample(name, { ...env?.(), RING_WEBHOOK_SECRET: SECRET, PORT: '0', ADMIN_TOKEN })
     try {
       const port = await listeningPort(started)
       const base = `http://127.0.0.1:${port}`
@@ -178,7 +182,7 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   it.each(examples)(
     '$name, started as its README says, stops gracefully on SIGTERM during a keep-alive burst, losing nothing',
     async ({ name, api, env }) => {
-      const started = startExample(name, { ...env, RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+      const started = startExample(name, { ...env?.(), RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
       try {
         const port = await listeningPort(started)
         if (api) {
@@ -208,7 +212,7 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   )
 
   it.each(examples)('$name logs a forged delivery through pino: one JSON warning, no secret', async ({ name, env }) => {
-    const started = startExample(name, { ...env, RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    const started = startExample(name, { ...env?.(), RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
     try {
       await expectForgedDeliveryLogged(started)
     } finally {
@@ -278,7 +282,7 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   })
 
   it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name, env }) => {
-    const { child, output } = startExample(name, { ...env, PORT: '0' })
+    const { child, output } = startExample(name, { ...env?.(), PORT: '0' })
     const [code] = await once(child, 'exit')
     expect(code).toBe(1)
     expect(output()).toContain('RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page')
