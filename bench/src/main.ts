@@ -12,6 +12,7 @@ import { AGAINST_SUFFIX, againstDir, againstKit, againstServer } from './against
 import { bundleChildren } from './bundle.js'
 import { runColdStart } from './coldstart/run.js'
 import { NODE_MEMORY_GROUP, runHttp } from './http/run.js'
+import { runLimiterBench } from './limiter/run.js'
 import { limitsFor } from './limits.js'
 import { runEntryCost, runStoreGrowth, runStoreThroughput } from './memory/run.js'
 import { dispatched, microContenders, receiverContenders } from './micro/contenders.js'
@@ -79,6 +80,11 @@ if (options.sections.has('queue')) {
   } catch (error) {
     results.queueError = error instanceof Error ? error.message : String(error)
   }
+}
+
+if (options.sections.has('limiter')) {
+  log(`Limiter: ${options.limiter.triggers} triggers a round through the client, no limiter, memory, Redis`)
+  results.limiter = await runLimiterBench(options.limiter.triggers, options.limiter.rounds)
 }
 
 if (options.sections.has('bundle')) {

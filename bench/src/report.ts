@@ -2,6 +2,7 @@ import { againstRatios, commitOf } from './against.js'
 import type { ColdRow } from './coldstart/run.js'
 import type { HttpResults, HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
+import type { LimiterReport } from './limiter/run.js'
 import type { EntryCostReport } from './memory/entry-cost.js'
 import type { StoreThroughput } from './memory/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
@@ -31,6 +32,7 @@ export interface Results {
   stores?: { rows: StoreThroughput[]; redisError?: string; postgresError?: string }
   queue?: QueueReport
   queueError?: string
+  limiter?: LimiterReport
   size?: SizeRow[]
   coldStart?: ColdRow[]
   entryCost?: EntryCostReport
@@ -441,6 +443,33 @@ function queueSection(r: Results): string {
   return parts.join('\n')
 }
 
+function limiterSection(r: Results): string {
+  const parts = ['## Limiter: what a trigger costs', '']
+  const l = r.limiter
+  if (!l || l.rows.length === 0) return [...parts, `Not available (${l?.error ?? 'not run'}).`, ''].join('\n')
+  const none = l.rows.find((row) => row.limiter === 'none')
+  const rows = l.rows.map((row) => [
+    row.limiter,
+    int(row.microsPerTrigger),
+    `${int(row.range[1])}–${int(row.range[0])}`,
+    none ? int(row.microsPerTrigger - none.microsPerTrigger) : 'n/a',
+    row.redisCommands.toFixed(2),
+  ])
+  parts.push(
+    `\`client.vibes.trigger()\` one at a time, ${int(l.triggers)} a round, ${l.rounds} rounds interleaved, against a node:http server in the same process that answers at once; limits set so high that nothing waits. The Redis limiter is \`createRedisLimitStore\` on the Redis on 127.0.0.1 (one Lua script a decision); Redis commands are counted on ioredis' \`sendCommand\`.`,
+    '',
+    table(['limiter', 'µs a trigger (median round)', 'rounds', 'µs over none', 'Redis commands a trigger'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+    '',
+  )
+  return parts.join('\n')
+}
+
 /** This checkout over the `--against` one, reading by reading, when it ran. */
 function againstSection(r: Results): string {
   const ratios = againstRatios(r.micro, r.http?.rows)
@@ -469,6 +498,7 @@ export function toMarkdown(r: Results): string {
     r.http ? otelSection(r) : '',
     r.growth || r.stores || r.entryCost ? memorySection(r) : '',
     r.queue || r.queueError ? queueSection(r) : '',
+    r.limiter ? limiterSection(r) : '',
     r.size ? sizeSection(r.size) : '',
     r.coldStart ? coldStartSection(r, r.coldStart) : '',
   ]

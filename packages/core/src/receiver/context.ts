@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js'
 import type { DeliveryInfo, HandlerContext } from './types.js'
+import type { VibeBudget } from './vibe-budget.js'
 
 /** What the pipeline knows of a delivery when its handlers run: {@link DeliveryInfo} before it is built. */
 export interface DeliveryFacts {
@@ -8,6 +9,8 @@ export interface DeliveryFacts {
   readonly signedAt: number
   readonly receivedAtMs: number
   readonly secretIndex: number
+  /** The receiver's vibe budget (option `limits`), if any. */
+  readonly budget: VibeBudget | undefined
 }
 
 /**
@@ -50,6 +53,14 @@ export class DeliveryContext implements HandlerContext {
       if (this.#abortReason) this.#controller.abort(this.#abortReason.value)
     }
     return this.#controller.signal
+  }
+
+  /** The user's vibes left in the receiver's budget; undefined without `limits` or a user. */
+  async vibesLeft(): Promise<number | undefined> {
+    const { budget, event } = this.#facts
+    const { app_id: appId, user_app_id: userAppId } = event as { app_id?: unknown; user_app_id?: unknown }
+    if (!budget || typeof appId !== 'string' || typeof userAppId !== 'string') return undefined
+    return budget.vibesLeft(appId, userAppId)
   }
 
   /** Tells handlers still running that the answer went out without them. */

@@ -11,6 +11,7 @@ import type { Registry } from './registry.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
 import type { HandlerOutcome } from './stages/handled.js'
+import type { VibeBudget } from './vibe-budget.js'
 
 /** What the pipeline asks of the receiver's lifecycle. */
 export interface PipelineState {
@@ -69,6 +70,7 @@ export class Delivery implements DeliveryFacts {
   decoded: DecodedJson | undefined = undefined
   signedAt = 0
   secretIndex = 0
+  budget: VibeBudget | undefined = undefined
   event: WebhookEvent | UnknownEvent = NOT_YET_PARSED
   key = ''
   receivedAtMs = 0

@@ -9,6 +9,7 @@ import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
 import { admit } from './stages/admit.js'
 import { receiveBody } from './stages/body.js'
+import { spendVibe } from './stages/budget.js'
 import { claim } from './stages/dedup.js'
 import { dispatch } from './stages/dispatch.js'
 import { handled } from './stages/handled.js'
@@ -38,6 +39,7 @@ const STAGES: readonly Stage[] = [
   admit, // dedup: first delivery, duplicate, copy in progress, store full or failing
   dispatch, // handlers, against the deadline
   handled, // their reply, checked
+  spendVibe, // its vibe counted against the user's budget (option `limits`)
   settle, // complete or release the claim
   reply, // answer, after reporting failures
 ]
@@ -154,6 +156,7 @@ export class Pipeline {
   handle(request: WebhookRequest, hooks: HandleHooks): WebhookResponse | Promise<WebhookResponse> {
     const env = this.#env
     const delivery = new Delivery(request, hooks, env.options.logger)
+    delivery.budget = env.options.limits?.budget
     if (env.capture) delivery.arrivedAtMs = env.options.now()
     try {
       delivery.observer = env.options.instrumentation?.delivery(request)
