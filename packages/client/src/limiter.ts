@@ -1,5 +1,5 @@
 import { type Logger, RinghookConfigError } from '@ringhook/core'
-import { consoleLogger } from '@ringhook/core/adapter'
+import { consoleLogger } from '@ringhook/core/internal'
 import { RATE_LIMITS } from '@ringhook/core/api'
 import { type Clock, systemClock } from './clock.js'
 import { LocalRateLimitError } from './errors.js'
