@@ -1,4 +1,4 @@
-import { CAUSE, type Cause, isWebhook, type Stamp } from './states.js'
+import { type Cause, isWebhook, type Stamp } from './states.js'
 
 /**
  * How a store answers one observation: applied (it is the user's state now), stale (older than the
@@ -22,10 +22,8 @@ export const DEFAULT_MARGIN_MS = 1000
 /**
  * The ordering rule, the one definition every store applies (the Redis store's Lua script is its
  * transcription, and is tested against it):
- * - two webhooks: the later `timestamp` wins (a whole-second one is later only past its second); a
- *   tie goes by the spec's lifecycle order where that settles it (`app.installed` first,
- *   `app.uninstalled` last), and is uncertain where it does not (two of activated, passive,
- *   deactivated; an install in the second of an uninstall);
+ * - two webhooks: the later `timestamp` wins (a whole-second one is later only past its second); two
+ *   distinct events with the same one are uncertain (see `tie`), the same event twice a duplicate;
  * - two refreshes: the later one wins;
  * - a webhook and a refresh: ordered only when `marginMs` apart; closer, the user is uncertain.
  */
@@ -50,19 +48,16 @@ export function decide(current: Stamp | undefined, seen: Stamp, marginMs: number
 const end = (stamp: Stamp) => stamp.at + (stamp.coarse ? 1000 : 1)
 const after = (a: Stamp, b: Stamp) => a.at >= end(b)
 
-/** Two events whose timestamps cannot be told apart: the same, or one a whole second holding the other. */
+/**
+ * Two events whose timestamps cannot be told apart: the same, or one a whole second holding the other.
+ * The spec lists the lifecycle in order (installed, activated, passive, deactivated, uninstalled), but
+ * activated, passive and deactivated cycle, and an app reinstalled under its user_app_id starts again
+ * after `app.uninstalled`: no pair of distinct events is settled by that order alone. The later of the
+ * two in the spec's order is kept meanwhile, and the user is refreshed.
+ */
 function tie(current: Stamp, seen: Stamp): Decision {
-  if (seen.cause === current.cause)
-    return seen.at === current.at && seen.coarse === current.coarse
-      ? kept('duplicate', current)
-      : kept('uncertain', { ...current, uncertain: true })
-  // An install in the very second of an uninstall: installed-then-removed, or removed-then-reinstalled.
-  if (seen.cause === CAUSE.installed && current.cause === CAUSE.uninstalled)
-    return kept('uncertain', { ...current, uncertain: true })
-  if (seen.cause === CAUSE.installed || current.cause === CAUSE.uninstalled) return kept('stale', current)
-  if (current.cause === CAUSE.installed || seen.cause === CAUSE.uninstalled) return applied(seen)
-  // Two of activated, passive, deactivated: they cycle, so the second cannot be told. The later in the
-  // spec's order is kept meanwhile.
+  if (seen.cause === current.cause && seen.at === current.at && seen.coarse === current.coarse)
+    return kept('duplicate', current)
   const later = Math.max(seen.cause, current.cause) as Cause
   return { verdict: 'uncertain', next: { ...current, cause: later, uncertain: true } }
 }
