@@ -58,6 +58,7 @@ describe('states in memory, on the service’s bad days', () => {
     // Webhooks in timestamp order, ties refreshed one user at a time: already right.
     await expect(users).toHaveStatesOf(service.sim, service.appId)
     const refreshed = await users.refresh()
+    await users.settled()
     expect(refreshed.changed).toBe(0)
     await expect(users).toHaveStatesOf(service.sim, service.appId)
     const counts = await users.count()

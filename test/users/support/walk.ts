@@ -43,12 +43,14 @@ export interface Walkers {
 export async function walkUsers(
   sim: Simulator,
   appId: string,
-  options: { count: number; group: number; steps: number; seed: number },
+  options: { count: number; group: number; steps: number; seed: number; midway?: () => Promise<void> },
 ): Promise<void> {
   const random = seeded(options.seed)
   for (let done = 0; done < options.count; done += options.group) {
     const walkers = await installAll(sim, appId, Math.min(options.group, options.count - done))
     await walk(sim, appId, walkers, options.steps, random)
+    // Halfway, while this group's deliveries are in flight: what the test does to the receivers.
+    if (done < options.count / 2 && done + options.group >= options.count / 2) await options.midway?.()
     await sim.idle()
   }
 }
