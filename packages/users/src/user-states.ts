@@ -59,13 +59,20 @@ export interface UserStates<Via = never> {
   /**
    * Applies a lifecycle event by its `timestamp`; the Postgres store takes the delivery's transaction
    * as `via`. Resolves what it did; a user made uncertain is refreshed from the API (with a client).
-   * @example receiver.on(LIFECYCLE_EVENTS, inbox.handler((event, tx) => users.apply(event, tx)))
+   * @example
+   * const users = createUserStates()
+   * receiver.on(LIFECYCLE_EVENTS, async (event) => {
+   *   const { before, after, stale } = await users.apply(event)
+   * })
    */
   apply(event: LifecycleEvent, via?: Via): Promise<StateChange>
   /**
    * Registers the states' handler for every lifecycle event on the receiver; `onChange` runs after
    * each, with what the event did (`before`, `after`, `stale`).
-   * @example users.attach(receiver, ({ after, stale }) => { if (!stale) console.log(after.state) })
+   * @example
+   * createUserStates().attach(receiver, ({ after, stale }) => {
+   *   if (!stale) console.log(after.state)
+   * })
    */
   attach(receiver: Pick<Receiver, 'on'>, onChange?: ChangeHandler): UserStates<Via>
   /** A receiver's handler for lifecycle events that applies each, then calls `onChange`. */
@@ -73,12 +80,14 @@ export interface UserStates<Via = never> {
   /**
    * One user's state, since when and from where; `uninstalled` users are kept (so their late events
    * stay stale); `undefined` when nothing is known.
-   * @example const user = await users.get(event.user_app_id) // { state: 'active', since, source: 'webhook' }
+   * @example const user = await createUserStates().get(user_app_id) // { state: 'active', since, source: 'webhook', ... }
    */
   get(userAppId: string): Promise<UserView | undefined>
   /**
    * The users in one state, fetched a page at a time.
-   * @example for await (const user of users.inState('active')) await client.vibes.trigger({ ... })
+   * @example
+   * for await (const user of createUserStates().inState('active'))
+   *   await client.vibes.trigger({ app_id, user_app_id: user.userAppId, vibe: vibe('tap') })
    */
   inState(state: UserStatus, options?: { pageSize?: number }): AsyncIterable<UserView>
   /** How many users are active, passive and inactive. */

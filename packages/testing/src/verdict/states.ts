@@ -27,7 +27,11 @@ export interface StatesVerdict {
  * Compares every user's state the app keeps with the service's installs of `appId` (every app when
  * omitted): same users, same states; the app must list no user the service does not.
  *
- * @example const verdict = await compareStates(users, sim, appId) // { ok, users, problems }
+ * @example
+ * import { createSimulator } from '@ringhook/simulator'
+ * import { createUserStates } from '@ringhook/users'
+ * const sim = await createSimulator()
+ * const verdict = await compareStates(createUserStates(), sim, app_id) // { ok, users, problems }
  */
 export async function compareStates(
   app: StatesSource,

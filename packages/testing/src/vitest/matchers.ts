@@ -74,7 +74,7 @@ export interface RinghookMatchers<R = unknown> {
   toHaveHandledEachEventOnce(source?: DeliverySource): R
   /**
    * Every user's state the app keeps equals the service's installs of `appId`; uninstalled users absent.
-   * @example await expect(users).toHaveStatesOf(sim, appId)
+   * Await it: `await expect(users).toHaveStatesOf(sim, appId)`.
    */
   toHaveStatesOf(service: InstallsSource, appId?: string): Promise<R>
 }

@@ -27,8 +27,16 @@ export interface PostgresUserStoreOptions {
  * instances applying one user's events at once take turns and agree.
  *
  * @example
+ * import { createPostgresInbox } from '@ringhook/postgres'
+ * import { createUserStates, LIFECYCLE_EVENTS } from '@ringhook/users'
+ * const inbox = createPostgresInbox({ pool })
  * const users = createUserStates({ store: postgresUserStore({ pool }) })
- * receiver.on(LIFECYCLE_EVENTS, inbox.handler((event, tx) => users.apply(event, tx)))
+ * receiver.on(
+ *   LIFECYCLE_EVENTS,
+ *   inbox.handler(async (event, tx) => {
+ *     await users.apply(event, tx)
+ *   }),
+ * )
  */
 export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<UsersQueryable> {
   const { pool } = options

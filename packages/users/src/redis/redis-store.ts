@@ -33,6 +33,7 @@ const SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex')
  * every user's stamp, and a set per state (for counts and pages).
  *
  * @example
+ * import { createUserStates } from '@ringhook/users'
  * import { Redis } from 'ioredis'
  * const users = createUserStates({ store: redisUserStore({ client: new Redis(process.env.REDIS_URL!) }) })
  */
