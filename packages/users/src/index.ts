@@ -9,19 +9,15 @@ export { memoryUserStore } from './memory-store.js'
 export { DEFAULT_MARGIN_MS, type Decision, decide, type Verdict } from './order.js'
 export type { RefreshResult, UsersClient } from './refresher.js'
 export {
-  CAUSE,
   type Cause,
   LIFECYCLE_EVENTS,
   type LifecycleEventName,
-  pack,
   type Stamp,
   type StateCounts,
   type StateSource,
-  statusOf,
   type UserState,
   type UserStatus,
   type UserView,
-  unpack,
 } from './states.js'
 export type { StoreResult, UserStore } from './store.js'
 export {

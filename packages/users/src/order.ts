@@ -9,7 +9,9 @@ export type Verdict = 'applied' | 'stale' | 'duplicate' | 'uncertain'
 
 /** The verdict, and the stamp to keep (the current one unless the observation changed it). */
 export interface Decision {
+  /** What the observation did. */
   verdict: Verdict
+  /** The stamp to store now. */
   next: Stamp
 }
 

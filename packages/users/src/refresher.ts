@@ -17,6 +17,7 @@ export interface RefreshResult {
 
 /** The part of `@ringhook/client`'s client a refresh uses. */
 export interface UsersClient {
+  /** `client.users`: `list` for a full refresh, `get` for one user. */
   readonly users: Pick<UsersApi, 'list' | 'get'>
 }
 

@@ -43,6 +43,7 @@ export interface UserView {
  */
 export type Cause = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8
 
+/** The causes by name. */
 export const CAUSE = {
   installed: 0,
   activated: 1,
@@ -83,6 +84,7 @@ export const causeOfApi = (state: UserState | undefined): Cause =>
         ? CAUSE.apiAbsent
         : CAUSE.apiInactive
 
+/** The state a cause leads to. */
 export const statusOf = (cause: Cause): UserStatus => STATUS_OF[cause] as UserStatus
 export const isWebhook = (cause: Cause): boolean => cause <= CAUSE.uninstalled
 
@@ -92,15 +94,19 @@ export interface Stamp {
   at: number
   /** The timestamp had whole seconds only: the event happened within the second after `at`. */
   coarse: boolean
+  /** What set the state: a lifecycle event (0 to 4) or the API's answer (5 to 8). */
   cause: Cause
+  /** Set by a tie or a refresh too close to an event: a guess until the next refresh. */
   uncertain: boolean
 }
 
 // One number per user: at * 64 + coarse * 32 + cause * 2 + uncertain. Times below 2^47 ms (year 6429)
 // stay exact in a double, and a number is what keeps the memory store small (measured in the README).
+/** A stamp as one number (what the memory and Redis stores keep). */
 export const pack = (stamp: Stamp): number =>
   stamp.at * 64 + (stamp.coarse ? 32 : 0) + stamp.cause * 2 + (stamp.uncertain ? 1 : 0)
 
+/** The stamp of a packed number. */
 export const unpack = (packed: number): Stamp => {
   const low = packed % 64
   return { at: (packed - low) / 64, coarse: low >= 32, cause: ((low & 31) >> 1) as Cause, uncertain: (low & 1) === 1 }

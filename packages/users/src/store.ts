@@ -3,8 +3,11 @@ import type { Stamp, StateCounts, UserStatus } from './states.js'
 
 /** What a store's compare-and-set did: the verdict, and the user's stamp before and after it. */
 export interface StoreResult {
+  /** What the observation did. */
   verdict: Verdict
+  /** The user's stamp before, or `undefined` for a user never seen. */
   before: Stamp | undefined
+  /** The user's stamp now. */
   after: Stamp
 }
 

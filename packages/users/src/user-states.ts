@@ -18,6 +18,7 @@ export type LifecycleEvent = EventOf<LifecycleEventName>
 
 /** What one lifecycle event did to its user: what a lifecycle handler learns. */
 export interface StateChange {
+  /** The user the event is about. */
   userAppId: string
   /** The user's state before the event; `undefined` when nothing was known of the user. */
   before: UserView | undefined
@@ -40,6 +41,7 @@ export interface UserStatesOptions<Via = never> {
   client?: UsersClient
   /** The app whose users are listed; required with `client`. */
   appId?: string
+  /** When and how much to refresh from the API (with `client`). */
   refresh?: {
     /** Refresh every user this often (ms), beside the load at `start()`. Default: only at start and when uncertain. */
     everyMs?: number

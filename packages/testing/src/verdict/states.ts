@@ -12,14 +12,17 @@ export interface StatesSource {
 
 /** What it reads of the service: the simulator's `state()` (`Simulator` of `@ringhook/simulator`). */
 export interface InstallsSource {
+  /** The service's whole state: its installs, each with its app and state, are read. */
   state(): { installs: ReadonlyArray<{ user_app_id: string; app_id: string; state: string }> }
 }
 
 /** Whether an app's states equal the service's, and each difference in one line. */
 export interface StatesVerdict {
+  /** Every user agrees. */
   ok: boolean
   /** Users compared: the service's installs of the app and the app's listed users together. */
   users: number
+  /** Each user that differs, in one line. */
   problems: string[]
 }
 

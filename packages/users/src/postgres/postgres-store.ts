@@ -5,14 +5,17 @@ import { tableName, usersSchemaSql } from './table.js'
 
 /** What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`, or the inbox's `tx`. */
 export interface UsersQueryable {
+  /** Runs one statement (several only without `values`); resolves its rows. */
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
 }
 
 /** What the store needs of a pool: node-postgres' `Pool` is one as it is. */
 export interface UsersPool extends UsersQueryable {
+  /** Checks a client out, for a transaction of the store's own when none is given. */
   connect(): Promise<UsersQueryable & { release(destroy?: Error | boolean): void }>
 }
 
+/** Where {@link postgresUserStore} keeps states. */
 export interface PostgresUserStoreOptions {
   /** A node-postgres `Pool`: what a state is written with when no transaction is given. */
   pool: UsersPool

@@ -7,14 +7,21 @@ import { APPLY_SCRIPT } from './script.js'
 
 /** What the store needs of a Redis client: ioredis' `Redis` (or `Cluster`) is one as it is. */
 export interface RedisUsersClient {
+  /** EVAL: runs the compare-and-set script when the server does not have it cached. */
   eval(script: string, numkeys: number, ...args: Array<string | number>): Promise<unknown>
+  /** EVALSHA: runs the cached compare-and-set script. */
   evalsha(sha1: string, numkeys: number, ...args: Array<string | number>): Promise<unknown>
+  /** HGET: one user's stamp. */
   hget(key: string, field: string): Promise<string | null>
+  /** HMGET: a page's stamps. */
   hmget(key: string, ...fields: string[]): Promise<Array<string | null>>
+  /** SCARD: the users in a state. */
   scard(key: string): Promise<number>
+  /** SSCAN: a page of the users in a state. */
   sscan(key: string, cursor: string | number, countToken: 'COUNT', count: number): Promise<[string, string[]]>
 }
 
+/** Where {@link redisUserStore} keeps states. */
 export interface RedisUserStoreOptions {
   /** An ioredis client (`new Redis(url)`), shared with the app's other uses. */
   client: RedisUsersClient
