@@ -22,6 +22,7 @@ import { type Results, toMarkdown } from './report.js'
 import { runSize } from './size/run.js'
 import { systemInfo } from './system.js'
 import { coldStartTargets, httpTargets, memoryTargets, microTargets, peakRssTargets, sizeTargets } from './targets.js'
+import { runUsersBench } from './users/run.js'
 
 const started = performance.now()
 const log = (line: string): void => console.log(line)
@@ -78,6 +79,13 @@ if (options.sections.has('queue')) {
   } catch (error) {
     results.queueError = error instanceof Error ? error.message : String(error)
   }
+}
+
+if (options.sections.has('users')) {
+  log(
+    `Users' states: ${options.users.deliveries.toLocaleString('en-US')} lifecycle deliveries a store, states on and off`,
+  )
+  results.users = await runUsersBench(options.users.deliveries, options.users.inFlight)
 }
 
 if (options.sections.has('bundle')) {
