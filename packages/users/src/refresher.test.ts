@@ -71,4 +71,16 @@ describe('the refresh budget', () => {
     // Per user while the share lasts, by one list request once more wait than it has left.
     expect(calls.length).toBeLessThan(40)
   })
+
+  it('counts every user a refresh changed, and uninstalls those the API no longer lists', async () => {
+    const { client } = recordingApi()
+    const users = createUserStates({ client, appId: 'app_1' })
+    const at = new Date(Date.now() - 60_000).toISOString()
+    for (const user of ['user-0', 'user-1', 'user-39', 'user-40', 'user-41'])
+      await users.apply({ event: 'app.activated', user_app_id: user, app_id: 'app_1', timestamp: at, data: {} })
+    // 40 listed users, all inactive: 37 new here, 3 were active; 2 unlisted, active here, now uninstalled.
+    expect(await users.refresh()).toMatchObject({ listed: 40, changed: 42 })
+    expect(await users.count()).toEqual({ active: 0, passive: 0, inactive: 40 })
+    expect(await users.get('user-41')).toMatchObject({ state: 'uninstalled', source: 'api' })
+  })
 })

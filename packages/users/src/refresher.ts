@@ -68,13 +68,18 @@ export class Refresher {
     const at = await this.#take()
     const { users } = await this.options.client.users.list(this.options.appId)
     const listed = new Set<string>()
-    const results: Promise<StoreResult>[] = []
+    let changed = 0
+    let batch: Promise<StoreResult>[] = []
+    const flush = async () => {
+      changed += (await Promise.all(batch)).filter(changedState).length
+      batch = []
+    }
     for (const user of users) {
       listed.add(user.user_app_id)
-      results.push(this.#apply(user.user_app_id, stampOfApi(at, user.state)))
-      if (results.length >= IN_FLIGHT) await Promise.all(results.splice(0))
+      batch.push(this.#apply(user.user_app_id, stampOfApi(at, user.state)))
+      if (batch.length >= IN_FLIGHT) await flush()
     }
-    let changed = (await Promise.all(results)).filter(changedState).length
+    await flush()
     for (const status of ['active', 'passive', 'inactive'] as const) {
       for await (const page of this.store.pages(status, 500)) {
         const gone = page.filter(([userAppId]) => !listed.has(userAppId))
