@@ -24,6 +24,7 @@ import { type Results, toMarkdown } from './report.js'
 import { runSize } from './size/run.js'
 import { systemInfo } from './system.js'
 import { coldStartTargets, httpTargets, memoryTargets, microTargets, peakRssTargets, sizeTargets } from './targets.js'
+import { runUsersBench } from './users/run.js'
 
 const started = performance.now()
 const log = (line: string): void => console.log(line)
@@ -85,6 +86,13 @@ if (options.sections.has('queue')) {
 if (options.sections.has('limiter')) {
   log(`Limiter: ${options.limiter.triggers} triggers a round through the client, no limiter, memory, Redis`)
   results.limiter = await runLimiterBench(options.limiter.triggers, options.limiter.rounds)
+}
+
+if (options.sections.has('users')) {
+  log(
+    `Users' states: ${options.users.deliveries.toLocaleString('en-US')} lifecycle deliveries a store, states on and off`,
+  )
+  results.users = await runUsersBench(options.users.deliveries, options.users.inFlight)
 }
 
 if (options.sections.has('bundle')) {

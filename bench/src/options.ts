@@ -2,8 +2,17 @@ import type { ColdOptions } from './coldstart/run.js'
 import type { HttpOptions } from './http/run.js'
 import type { TimingOptions } from './micro/harness.js'
 
-export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'limiter' | 'bundle' | 'coldstart'
-export const SECTIONS: readonly Section[] = ['micro', 'http', 'memory', 'queue', 'limiter', 'bundle', 'coldstart']
+export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'limiter' | 'users' | 'bundle' | 'coldstart'
+export const SECTIONS: readonly Section[] = [
+  'micro',
+  'http',
+  'memory',
+  'queue',
+  'limiter',
+  'users',
+  'bundle',
+  'coldstart',
+]
 
 export interface BenchOptions {
   quick: boolean
@@ -22,6 +31,8 @@ export interface BenchOptions {
   queue: { jobs: number; concurrency: number }
   /** Triggers a round through the client with each limiter (none, memory, Redis), and rounds. */
   limiter: { triggers: number; rounds: number }
+  /** Lifecycle deliveries through each store, with users' states on and off, `inFlight` at once. */
+  users: { deliveries: number; inFlight: number }
   /** Whole-process runs per cold-start contender. */
   coldstart: ColdOptions
 }
@@ -32,6 +43,7 @@ const FULL = {
   memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50, entries: 5_000 },
   queue: { jobs: 5_000, concurrency: 10 },
   limiter: { triggers: 1_000, rounds: 5 },
+  users: { deliveries: 3_000, inFlight: 16 },
   coldstart: { runs: 7, warmups: 1 },
 }
 
@@ -42,10 +54,11 @@ const QUICK = {
   memory: { ids: 300_000, throughputMs: 300, concurrency: 50, entries: 5_000 },
   queue: { jobs: 300, concurrency: 10 },
   limiter: { triggers: 100, rounds: 2 },
+  users: { deliveries: 200, inFlight: 16 },
   coldstart: { runs: 1, warmups: 0 },
 }
 
-const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue,limiter,bundle,coldstart] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
+const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue,limiter,users,bundle,coldstart] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
   --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
   --only    run some sections; the report then goes to .tmp/ unless --out is given
   --frameworks  run only the HTTP groups whose framework starts with one of these (e.g. fastify,koa)

@@ -20,6 +20,7 @@ import type { SizeRow } from './size/run.js'
 import { median } from './stats.js'
 import type { SystemInfo } from './system.js'
 import type { TargetCheck } from './targets.js'
+import type { UsersReport } from './users/run.js'
 
 export interface Results {
   system: SystemInfo
@@ -33,6 +34,7 @@ export interface Results {
   queue?: QueueReport
   queueError?: string
   limiter?: LimiterReport
+  users?: UsersReport
   size?: SizeRow[]
   coldStart?: ColdRow[]
   entryCost?: EntryCostReport
@@ -470,6 +472,25 @@ function limiterSection(r: Results): string {
   return parts.join('\n')
 }
 
+function usersSection(u: UsersReport): string {
+  const rows = u.rows.map((row) => [
+    row.store,
+    row.withoutUs.toFixed(1),
+    row.withUs.toFixed(1),
+    (row.withUs - row.withoutUs).toFixed(1),
+    x(row.withUs / row.withoutUs),
+  ])
+  return [
+    "## Users' states (@ringhook/users)",
+    '',
+    `One \`app.activated\` of a distinct user through \`receiver.handle()\`, ${int(u.rows[0]?.deliveries ?? 0)} a run, ${u.inFlight} in flight, in process: with the states kept (\`createUserStates().attach()\`; Postgres: \`users.apply(event, tx)\` in the inbox's transaction) beside the same delivery with a handler that does nothing, on the same store (memory; Redis dedup and states; the Postgres inbox). Each the better of two interleaved runs.`,
+    '',
+    table(['store', 'µs without states', 'µs with states', 'µs added', '× without'], rows, ['l', 'r', 'r', 'r', 'r']),
+    u.errors.length ? `\nNot available: ${u.errors.join('; ')}.` : '',
+    '',
+  ].join('\n')
+}
+
 /** This checkout over the `--against` one, reading by reading, when it ran. */
 function againstSection(r: Results): string {
   const ratios = againstRatios(r.micro, r.http?.rows)
@@ -499,6 +520,7 @@ export function toMarkdown(r: Results): string {
     r.growth || r.stores || r.entryCost ? memorySection(r) : '',
     r.queue || r.queueError ? queueSection(r) : '',
     r.limiter ? limiterSection(r) : '',
+    r.users ? usersSection(r.users) : '',
     r.size ? sizeSection(r.size) : '',
     r.coldStart ? coldStartSection(r, r.coldStart) : '',
   ]

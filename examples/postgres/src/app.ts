@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/node-postgres'
 import type pg from 'pg'
 import { APP_TABLES, gestures } from './schema.js'
 import { answerKey, storable } from './storable.js'
+import { keepUserStates, usersRoute } from './users.js'
 
 /** The example app's server, its receiver and its inbox (for a graceful shutdown). */
 export interface App {
@@ -25,6 +26,7 @@ export async function createApp(
   secret: string,
   pool: pg.Pool,
   options: Pick<ReceiverOptions, 'logger' | 'capture'> = {},
+  env: NodeJS.ProcessEnv = {},
 ): Promise<App> {
   await migrate(pool, { table: 'example_ringhook_dedup' })
   await pool.query(APP_TABLES)
@@ -67,12 +69,17 @@ export async function createApp(
     }),
   )
 
+  // Users' states (./users.ts), and GET /users for the admin.
+  const users = await keepUserStates(receiver, inbox, pool, env)
+  const listUsers = usersRoute(users, env.ADMIN_TOKEN)
+
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
     if (request.url === '/health')
       return void response
         .writeHead(200, { 'content-type': 'application/json' })
         .end(JSON.stringify(health(options.capture)))
+    if (listUsers(request, response)) return
     webhooks(request, response)
   })
   return { server, receiver, inbox }

@@ -25,6 +25,12 @@ export {
 } from './sign.js'
 export { type SignableRequest, signed } from './supertest.js'
 export {
+  compareStates,
+  type InstallsSource,
+  type StatesSource,
+  type StatesVerdict,
+} from './verdict/states.js'
+export {
   createHandlerTracker,
   type DeliverySource,
   type HandledEvent,
