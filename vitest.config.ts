@@ -23,6 +23,7 @@ const packages = [
   'otel',
   'schemas',
   'capture',
+  'users',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
@@ -31,6 +32,9 @@ const subpaths = {
   '@ringhook/core/store': 'packages/core/src/store.ts',
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
   '@ringhook/core/capture': 'packages/core/src/capture.ts',
+  '@ringhook/core/internal': 'packages/core/src/internal.ts',
+  '@ringhook/users/redis': 'packages/users/src/redis/index.ts',
+  '@ringhook/users/postgres': 'packages/users/src/postgres/index.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',
   '@ringhook/simulator/control-api': 'packages/simulator/src/control-api.ts',
   '@ringhook/cli/doctor': 'packages/cli/src/doctor/index.ts',

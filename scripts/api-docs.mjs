@@ -1,6 +1,6 @@
 // The API reference: TypeDoc over the source of every entry point that a public package's
-// package.json `exports` declares, written to docs/api/ (build output, not committed; docs/releasing.md
-// says how it is published at SITE).
+// package.json `exports` declares, but `./internal` (not API), written to docs/api/ (build output, not
+// committed; docs/releasing.md says how it is published at SITE).
 // Usage: node scripts/api-docs.mjs [--check]
 // With --check the site goes to a scratch directory, and any warning fails: a public export without a
 // doc comment (the rule is below), a {@link} that resolves to nothing, a type the reference shows but no
@@ -133,6 +133,8 @@ function entryPoints() {
     for (const subpath of Object.keys(manifest.exports ?? { '.': null })) {
       // Files (`./openapi.json`, `./json-schema/*.json`), not modules: nothing to document or import by name.
       if (subpath.endsWith('.json')) continue
+      // For ringhook's own packages, documented at its top as outside semver: not API, so not in the reference.
+      if (subpath === './internal') continue
       const specifier = manifest.name + subpath.slice(1)
       const source = paths[specifier]?.[0]
       if (!source) fail(`${specifier} is in ${manifest.name}'s exports but has no entry in tsconfig.json "paths"`)

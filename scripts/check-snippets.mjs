@@ -1,7 +1,7 @@
 // Typechecks the code the docs show: every `@example` in the packages' JSDoc and every ```ts block
 // of the READMEs and docs/, under `strict`, against the packages' sources. Part of `pnpm typecheck`.
 //
-// Conventions (see CONTRIBUTING in README.md, "Code in the docs"):
+// Conventions (see CONTRIBUTING.md, "Code in the docs"):
 // - A Markdown block is checked as written. When it needs names it does not show (a `server`, a
 //   `receiver` from an earlier block), put them in an HTML comment right before it:
 //     <!-- snippet-context

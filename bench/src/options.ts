@@ -2,8 +2,17 @@ import type { ColdOptions } from './coldstart/run.js'
 import type { HttpOptions } from './http/run.js'
 import type { TimingOptions } from './micro/harness.js'
 
-export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'bundle' | 'coldstart'
-export const SECTIONS: readonly Section[] = ['micro', 'http', 'memory', 'queue', 'bundle', 'coldstart']
+export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'limiter' | 'users' | 'bundle' | 'coldstart'
+export const SECTIONS: readonly Section[] = [
+  'micro',
+  'http',
+  'memory',
+  'queue',
+  'limiter',
+  'users',
+  'bundle',
+  'coldstart',
+]
 
 export interface BenchOptions {
   quick: boolean
@@ -20,6 +29,10 @@ export interface BenchOptions {
   memory: { ids: number; throughputMs: number; concurrency: number; entries: number }
   /** Jobs through @ringhook/bullmq's enqueue path, then through one worker of `concurrency`. */
   queue: { jobs: number; concurrency: number }
+  /** Triggers a round through the client with each limiter (none, memory, Redis), and rounds. */
+  limiter: { triggers: number; rounds: number }
+  /** Lifecycle deliveries through each store, with users' states on and off, `inFlight` at once. */
+  users: { deliveries: number; inFlight: number }
   /** Whole-process runs per cold-start contender. */
   coldstart: ColdOptions
 }
@@ -29,6 +42,8 @@ const FULL = {
   http: { slices: 28, durationS: 1, warmupS: 1.5, connections: 50 },
   memory: { ids: 1_000_000, throughputMs: 2_000, concurrency: 50, entries: 5_000 },
   queue: { jobs: 5_000, concurrency: 10 },
+  limiter: { triggers: 1_000, rounds: 5 },
+  users: { deliveries: 3_000, inFlight: 16 },
   coldstart: { runs: 7, warmups: 1 },
 }
 
@@ -38,10 +53,12 @@ const QUICK = {
   http: { slices: 2, durationS: 0.5, warmupS: 0.3, connections: 50 },
   memory: { ids: 300_000, throughputMs: 300, concurrency: 50, entries: 5_000 },
   queue: { jobs: 300, concurrency: 10 },
+  limiter: { triggers: 100, rounds: 2 },
+  users: { deliveries: 200, inFlight: 16 },
   coldstart: { runs: 1, warmups: 0 },
 }
 
-const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue,bundle,coldstart] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
+const USAGE = `Usage: pnpm bench [--quick] [--only=micro,http,memory,queue,limiter,users,bundle,coldstart] [--frameworks=NAMES] [--out=FILE] [--note=TEXT]
   --quick   a smoke run (under a minute) that checks the bench still works; numbers are not meaningful
   --only    run some sections; the report then goes to .tmp/ unless --out is given
   --frameworks  run only the HTTP groups whose framework starts with one of these (e.g. fastify,koa)

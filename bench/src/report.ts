@@ -2,6 +2,7 @@ import { againstRatios, commitOf } from './against.js'
 import type { ColdRow } from './coldstart/run.js'
 import type { HttpResults, HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
+import type { LimiterReport } from './limiter/run.js'
 import type { EntryCostReport } from './memory/entry-cost.js'
 import type { StoreThroughput } from './memory/run.js'
 import type { GrowthReport } from './memory/store-growth.js'
@@ -19,6 +20,7 @@ import type { SizeRow } from './size/run.js'
 import { median } from './stats.js'
 import type { SystemInfo } from './system.js'
 import type { TargetCheck } from './targets.js'
+import type { UsersReport } from './users/run.js'
 
 export interface Results {
   system: SystemInfo
@@ -31,6 +33,8 @@ export interface Results {
   stores?: { rows: StoreThroughput[]; redisError?: string; postgresError?: string }
   queue?: QueueReport
   queueError?: string
+  limiter?: LimiterReport
+  users?: UsersReport
   size?: SizeRow[]
   coldStart?: ColdRow[]
   entryCost?: EntryCostReport
@@ -441,6 +445,52 @@ function queueSection(r: Results): string {
   return parts.join('\n')
 }
 
+function limiterSection(r: Results): string {
+  const parts = ['## Limiter: what a trigger costs', '']
+  const l = r.limiter
+  if (!l || l.rows.length === 0) return [...parts, `Not available (${l?.error ?? 'not run'}).`, ''].join('\n')
+  const none = l.rows.find((row) => row.limiter === 'none')
+  const rows = l.rows.map((row) => [
+    row.limiter,
+    int(row.microsPerTrigger),
+    `${int(row.range[1])}–${int(row.range[0])}`,
+    none ? int(row.microsPerTrigger - none.microsPerTrigger) : 'n/a',
+    row.redisCommands.toFixed(2),
+  ])
+  parts.push(
+    `\`client.vibes.trigger()\` one at a time, ${int(l.triggers)} a round, ${l.rounds} rounds interleaved, against a node:http server in the same process that answers at once; limits set so high that nothing waits. The Redis limiter is \`createRedisLimitStore\` on the Redis on 127.0.0.1 (one Lua script a decision); Redis commands are counted on ioredis' \`sendCommand\`.`,
+    '',
+    table(['limiter', 'µs a trigger (median round)', 'rounds', 'µs over none', 'Redis commands a trigger'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
+    '',
+  )
+  return parts.join('\n')
+}
+
+function usersSection(u: UsersReport): string {
+  const rows = u.rows.map((row) => [
+    row.store,
+    row.withoutUs.toFixed(1),
+    row.withUs.toFixed(1),
+    (row.withUs - row.withoutUs).toFixed(1),
+    x(row.withUs / row.withoutUs),
+  ])
+  return [
+    "## Users' states (@ringhook/users)",
+    '',
+    `One \`app.activated\` of a distinct user through \`receiver.handle()\`, ${int(u.rows[0]?.deliveries ?? 0)} a run, ${u.inFlight} in flight, in process: with the states kept (\`createUserStates().attach()\`; Postgres: \`users.apply(event, tx)\` in the inbox's transaction) beside the same delivery with a handler that does nothing, on the same store (memory; Redis dedup and states; the Postgres inbox). Each the better of two interleaved runs.`,
+    '',
+    table(['store', 'µs without states', 'µs with states', 'µs added', '× without'], rows, ['l', 'r', 'r', 'r', 'r']),
+    u.errors.length ? `\nNot available: ${u.errors.join('; ')}.` : '',
+    '',
+  ].join('\n')
+}
+
 /** This checkout over the `--against` one, reading by reading, when it ran. */
 function againstSection(r: Results): string {
   const ratios = againstRatios(r.micro, r.http?.rows)
@@ -469,6 +519,8 @@ export function toMarkdown(r: Results): string {
     r.http ? otelSection(r) : '',
     r.growth || r.stores || r.entryCost ? memorySection(r) : '',
     r.queue || r.queueError ? queueSection(r) : '',
+    r.limiter ? limiterSection(r) : '',
+    r.users ? usersSection(r.users) : '',
     r.size ? sizeSection(r.size) : '',
     r.coldStart ? coldStartSection(r, r.coldStart) : '',
   ]

@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup'
 
 export default defineConfig({
   // The root entry (for apps) and the subpaths of package.json `exports`: adapters, the API's schemas,
-  // dedup stores, signatures and capture.
+  // dedup stores, signatures and capture; and `internal`, for ringhook's own packages (src/internal.ts).
   entry: {
     index: 'src/index.ts',
     adapter: 'src/adapter.ts',
@@ -10,6 +10,7 @@ export default defineConfig({
     store: 'src/store.ts',
     signature: 'src/signature.ts',
     capture: 'src/capture.ts',
+    internal: 'src/internal.ts',
   },
   format: ['esm', 'cjs'],
   // Declarations: scripts/declarations.mjs, which the build script runs after tsup.

@@ -14,7 +14,8 @@ import {
   ValidationError,
   vibe,
 } from '@ringhook/client'
-import { createFakeClock, createSimulator, type RequestEntry, type SimulatorOptions } from '@ringhook/simulator'
+import { createFakeClock, createSimulator, type SimulatorOptions } from '@ringhook/simulator'
+import type { RequestEntry } from '@ringhook/simulator/control-api'
 import { afterEach, describe, expect, it } from 'vitest'
 import { recordingLogger } from './support/observe.js'
 

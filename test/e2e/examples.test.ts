@@ -1,7 +1,8 @@
 // The simulator against each example app (node:http, Express, Hono, Fastify, Koa, NestJS) as written: the lifecycle,
 // retries, dedup, secret rotation and slow handlers, over real HTTP on 127.0.0.1.
 import { gestureReplySchema } from '@ringhook/core/api'
-import { createSimulator, type Delivery } from '@ringhook/simulator'
+import { createSimulator } from '@ringhook/simulator'
+import type { Delivery } from '@ringhook/simulator/control-api'
 import { events, sendWebhook } from '@ringhook/testing'
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { gate } from '../support/gate.js'

@@ -2,7 +2,8 @@
 // verdict passes (each event handled once, the same vibe on every retry), and a plain node:http app
 // that does its work on every request, which the verdict catches.
 import '@ringhook/testing/vitest'
-import { createSimulator, type FaultName, type Simulator } from '@ringhook/simulator'
+import { createSimulator, type Simulator } from '@ringhook/simulator'
+import type { FaultName } from '@ringhook/simulator/control-api'
 import { afterEach, describe, expect, it } from 'vitest'
 import { gate } from '../support/gate.js'
 import { type NaiveOptions, naiveApp, type RunningApp, ringhookApp } from './support/fault-apps.js'

@@ -1,15 +1,18 @@
 // Starts each example the way its README says (`pnpm --dir examples/<name> start`, ./harness.ts),
 // as a real process on a free port, talks to it over HTTP, and stops it the way a deploy does. The
 // examples run the packages' built output.
+import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { request } from 'node:http'
 import { signWebhook } from '@ringhook/core/signature'
 import { describe, expect, it } from 'vitest'
+import { connectPostgres, SHARED_POSTGRES, uniqueTable } from '../postgres/support/postgres.js'
 import { assertBuilt } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
 import { cleanUp, groupGone, listeningPort, type Started, startExample, stop, waitFor } from './harness.js'
 
 assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel', 'postgres')
+assertBuilt('client', 'redis')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
@@ -26,7 +29,23 @@ const examples = [
   { name: 'otel', api: false },
   // Needs the Postgres on 127.0.0.1:5432 (database `test`), as the Postgres suites do.
   { name: 'postgres', api: false },
-]
+  // Needs the Redis on 127.0.0.1:6379, under keys of its own; its admin API is tested in broadcast.test.ts.
+  { name: 'broadcast', api: false, env: broadcastEnv },
+] as { name: string; api: boolean; env?: () => Record<string, string> }[]
+
+/**
+ * What examples/broadcast needs besides the secret: an API it never reaches here, and Redis under
+ * keys of each start's own (a burst of gestures spends a user's vibes, which another test needs).
+ */
+function broadcastEnv(): Record<string, string> {
+  return {
+    RING_API_KEY: 'rk_test_examples',
+    RING_API_URL: 'http://127.0.0.1:9',
+    RING_APP_ID: 'app_demo',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `ringhook:test:examples:${randomUUID()}:`,
+  }
+}
 
 let sent = 0
 
@@ -122,8 +141,8 @@ async function expectForgedDeliveryLogged(started: Started): Promise<void> {
 // Each test starts an example as a process of its own (pnpm, then the example's server), several at
 // once: on two cores in a slow spell, four of them took over the default 20 s (CI run of 23:06Z).
 describe.concurrent('examples', { timeout: 60_000 }, () => {
-  it.each(examples)('$name answers gestures with a vibe whose message fits the rules', async ({ name, api }) => {
-    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0', ADMIN_TOKEN })
+  it.each(examples)('$name answers gestures with a vibe whose message fits the rules', async ({ name, api, env }) => {
+    const started = startExample(name, { ...env?.(), RING_WEBHOOK_SECRET: SECRET, PORT: '0', ADMIN_TOKEN })
     try {
       const port = await listeningPort(started)
       const base = `http://127.0.0.1:${port}`
@@ -163,8 +182,8 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
 
   it.each(examples)(
     '$name, started as its README says, stops gracefully on SIGTERM during a keep-alive burst, losing nothing',
-    async ({ name, api }) => {
-      const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    async ({ name, api, env }) => {
+      const started = startExample(name, { ...env?.(), RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
       try {
         const port = await listeningPort(started)
         if (api) {
@@ -193,8 +212,8 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
     },
   )
 
-  it.each(examples)('$name logs a forged delivery through pino: one JSON warning, no secret', async ({ name }) => {
-    const started = startExample(name, { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+  it.each(examples)('$name logs a forged delivery through pino: one JSON warning, no secret', async ({ name, env }) => {
+    const started = startExample(name, { ...env?.(), RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
     try {
       await expectForgedDeliveryLogged(started)
     } finally {
@@ -203,11 +222,20 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
   })
 
   it('postgres logs a handler that failed through pino: one JSON error line, no secret', async () => {
-    const started = startExample('postgres', { RING_WEBHOOK_SECRET: SECRET, PORT: '0' })
+    // The example in a schema of its own, whose gestures table goes away once it has started: the
+    // handler's insert is refused, and the handler fails.
+    const pool = await connectPostgres()
+    const schema = uniqueTable('example_failing')
+    await pool.query(`CREATE SCHEMA ${schema}`)
+    const started = startExample('postgres', {
+      RING_WEBHOOK_SECRET: SECRET,
+      PORT: '0',
+      DATABASE_URL: `${SHARED_POSTGRES}?options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    })
     try {
       const base = `http://127.0.0.1:${await listeningPort(started)}`
-      // Postgres text cannot hold a NUL character: the handler's insert is refused, and the handler fails.
-      const { body, headers } = await gestureDelivery('double\u0000tap')
+      await pool.query(`DROP TABLE ${schema}.example_gestures`)
+      const { body, headers } = await gestureDelivery()
       const response = await fetch(`${base}/webhooks`, { method: 'POST', headers, body })
       expect(response.status).toBe(500)
       expect(await response.json()).toMatchObject({ error: { code: 'handler_error' } })
@@ -226,6 +254,8 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
       expect(started.output()).not.toContain(headers['x-service-signature'])
     } finally {
       cleanUp(started)
+      await pool.query(`DROP SCHEMA ${schema} CASCADE`)
+      await pool.end()
     }
   })
 
@@ -263,8 +293,8 @@ describe.concurrent('examples', { timeout: 60_000 }, () => {
     }
   })
 
-  it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name }) => {
-    const { child, output } = startExample(name, { PORT: '0' })
+  it.each(examples)('$name exits 1 and says why when RING_WEBHOOK_SECRET is missing', async ({ name, env }) => {
+    const { child, output } = startExample(name, { ...env?.(), PORT: '0' })
     const [code] = await once(child, 'exit')
     expect(code).toBe(1)
     expect(output()).toContain('RING_WEBHOOK_SECRET is not set: copy the webhook secret from the apps page')

@@ -115,6 +115,22 @@ function post(url: string, headers: Record<string, string>, body: string): Promi
   })
 }
 
+/** GETs a JSON answer on a connection of its own, as `post` does. */
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk: string) => {
+        text += chunk
+      })
+      res.on('end', () => resolve(JSON.parse(text)))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 const answersOf = (summary: ReplaySummary) =>
   summary.results.map((result) => ({ status: result.answer?.status, body: JSON.parse(result.answer?.body ?? 'null') }))
 
@@ -132,6 +148,13 @@ describe.concurrent('examples: captured in one, replayed into the next', { timeo
         async (url) => {
           const answers = []
           for (const { body, headers } of await traffic(source.name)) answers.push(await post(url, headers, body))
+          // Its health route shows what capture did: every delivery taken, none lost. (The Lambda
+          // has none: its local server answers the webhook route only.)
+          if (source.name !== 'aws-lambda')
+            expect(await getJson(url.replace(/\/webhooks$/, '/health'))).toMatchObject({
+              status: 'ok',
+              capture: { captured: 5, dropped: 0, limited: 0, failed: 0, stalled: 0 },
+            })
           return answers
         },
       )

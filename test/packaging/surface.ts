@@ -31,6 +31,8 @@ export function publicEntries(): Entry[] {
     for (const subpath of Object.keys(manifest.exports ?? { '.': null })) {
       // Files (`./openapi.json`, `./json-schema/*.json`), not modules: nothing to document or import by name.
       if (subpath.endsWith('.json')) continue
+      // For ringhook's own packages (`@ringhook/core/internal`): not API, so no README table.
+      if (subpath === './internal') continue
       const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`
       const source = paths[specifier]
       if (!source) throw new Error(`${specifier} has no entry in tsconfig.json "paths"`)

@@ -1,11 +1,13 @@
 // The inbox in this process, attacked where its guarantee could break: a commit that fails, a
-// connection killed mid-handler, a pool with no connection left. In each case nothing is
-// acknowledged that was not committed, and the retry applies the effect exactly once.
+// completion that fails after the handler wrote, a connection killed mid-handler, a pool with no
+// connection left. In each case nothing is acknowledged that was not committed, and the retry
+// applies the effect exactly once. A gesture's vibe, recorded after that commit, reaches its copies.
 import { randomUUID } from 'node:crypto'
+import { vibe } from '@ringhook/core'
 import { createPostgresInbox } from '@ringhook/postgres'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { post, responded, signed } from '../support/events.js'
+import { gesture, post, responded, signed } from '../support/events.js'
 import { gate } from '../support/gate.js'
 import { connectPostgres, dropTable, freshTable, uniqueTable } from './support/postgres.js'
 import { serve } from './support/receiver.js'
@@ -73,6 +75,51 @@ describe('the Postgres inbox under failure', () => {
       await app.close()
       await inbox.close()
       await pool.end()
+    }
+  })
+
+  it("answers 5xx when the delivery's completion fails after the handler wrote, and keeps none of its writes", async () => {
+    // The window between the two commits: the handler's statements all succeed, then recording the
+    // delivery's completion fails. Its writes must go with it, or the retry would apply them again.
+    const { table, effects, count } = await tablesFor('window')
+    const refuse = `${table}_refuse`
+    await admin.query(
+      `CREATE FUNCTION ${refuse}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'completion refused by the test'; END $$`,
+    )
+    // Only the completion sets a status: the claim's insert, and the handler's writes, pass.
+    await admin.query(
+      `CREATE TRIGGER refuse_completion BEFORE UPDATE ON ${table} FOR EACH ROW WHEN (NEW.status IS NOT NULL) EXECUTE FUNCTION ${refuse}()`,
+    )
+    const pool = await connectPostgres()
+    const inbox = createPostgresInbox({ pool, table })
+    const app = await serve(inbox)
+    let runs = 0
+    app.receiver.on(
+      'notification.responded',
+      inbox.handler(async (event, tx) => {
+        runs++
+        await tx.query(`INSERT INTO ${effects} (event_id) VALUES ($1)`, [event.data.event_id])
+      }),
+    )
+    try {
+      const id = randomUUID()
+      const delivery = await signed(responded(id))
+      const first = await post(app.url, delivery)
+      expect(first.status).toBeGreaterThanOrEqual(500)
+      expect(runs).toBe(1)
+      expect(await count(id)).toBe(0)
+
+      await admin.query(`DROP TRIGGER refuse_completion ON ${table}`)
+      const retry = await post(app.url, delivery)
+      expect(retry.status).toBe(200)
+      expect(retry.headers.get('x-ringhook-duplicate')).toBeNull()
+      expect(runs).toBe(2)
+      expect(await count(id)).toBe(1)
+    } finally {
+      await app.close()
+      await inbox.close()
+      await pool.end()
+      await admin.query(`DROP FUNCTION IF EXISTS ${refuse}() CASCADE`)
     }
   })
 
@@ -181,6 +228,42 @@ describe('the Postgres inbox under failure', () => {
       expect((await post(app.url, delivery)).status).toBe(200)
       expect(await count(id)).toBe(1)
       expect(runs).toBe(2)
+    } finally {
+      await app.close()
+      await inbox.close()
+      await pool.end()
+    }
+  })
+})
+
+describe("the Postgres inbox's gesture replies", () => {
+  it("gives a gesture's copy the vibe its inbox handler returned, recorded after the handler's commit", async () => {
+    const { table, effects, count } = await tablesFor('vibe')
+    const pool = await connectPostgres()
+    const inbox = createPostgresInbox({ pool, table })
+    const app = await serve(inbox)
+    app.receiver.on(
+      'gesture',
+      inbox.handler(async (event, tx) => {
+        await tx.query(`INSERT INTO ${effects} (event_id) VALUES ($1)`, [event.user_app_id])
+        return vibe('pulse', 'tap').message(`saved for ${event.user_app_id}`)
+      }),
+    )
+    try {
+      const user = randomUUID()
+      const delivery = await signed(gesture({ user_app_id: user }))
+      const first = await post(app.url, delivery)
+      expect(first.status).toBe(200)
+      expect(first.body).toEqual({
+        success: true,
+        vibe: { sequence: [{ type: 'pulse' }, { type: 'tap' }], message: `saved for ${user}` },
+      })
+      // The copy reads the reply from the table alone: the vibe must have been stored there.
+      const copy = await post(app.url, delivery)
+      expect(copy.status).toBe(200)
+      expect(copy.headers.get('x-ringhook-duplicate')).toBe('true')
+      expect(copy.body).toEqual(first.body)
+      expect(await count(user)).toBe(1)
     } finally {
       await app.close()
       await inbox.close()

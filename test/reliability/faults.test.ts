@@ -364,10 +364,11 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
         { store },
       )
       // One delivery over HTTP, then the store filled directly (hundreds of fingerprints: over HTTP
-      // on every adapter at once, that took longer than a test may).
+      // on every adapter at once, that took longer than a test may). Bounded: a store that never
+      // refuses must fail on the 503 below, not run the test out of memory.
       const last = lifecycle('app.activated')
       const stored = await post(url, await signed(last))
-      for (let i = 0; ; i++) {
+      for (let i = 0; i < 10_000; i++) {
         const claim = store.claim(`filler-${i}`, 60_000)
         if (claim.state !== 'claimed') break
         store.complete(`filler-${i}`, claim.token, { status: 200, body: '{"ok":true}' }, 15 * 60_000)

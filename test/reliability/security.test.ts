@@ -4,7 +4,7 @@
 import { createServer } from 'node:http'
 import { Writable } from 'node:stream'
 import { createReceiver, type Logger, type ReceiverOptions, RinghookConfigError, vibe } from '@ringhook/core'
-import { consoleLogger } from '@ringhook/core/adapter'
+import { consoleLogger } from '@ringhook/core/internal'
 import { hmacEngine, signWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import { pino } from 'pino'

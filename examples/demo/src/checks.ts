@@ -1,5 +1,5 @@
 // The checks steps share: what the spec says a delivery, a gesture or an answer must look like.
-import type { Delivery as SimDelivery } from '@ringhook/simulator'
+import type { Delivery as SimDelivery } from '@ringhook/simulator/control-api'
 import { need, type Session } from './session.js'
 
 /** The delivery as the simulator holds it now (settled, with all attempts). */

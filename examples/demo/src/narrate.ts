@@ -1,7 +1,8 @@
 // Turns what the simulator, the gateway and the app report into timeline rows.
 import type { Logger } from '@ringhook/core'
 import type { LogFn } from '@ringhook/core/adapter'
-import type { LogEntry, Simulator } from '@ringhook/simulator'
+import type { Simulator } from '@ringhook/simulator'
+import type { LogEntry } from '@ringhook/simulator/control-api'
 import type { Exchange } from './gateway.js'
 import type { Timeline } from './timeline.js'
 

@@ -1,7 +1,7 @@
 // The scripted session: what Ada, the service and the app do, step by step, and what the spec
 // says each step must produce. Every check lands on the timeline as ✓ or ✗.
 import { vibe } from '@ringhook/client'
-import type { Delivery as SimDelivery } from '@ringhook/simulator'
+import type { Delivery as SimDelivery } from '@ringhook/simulator/control-api'
 import { deliveredOnce, gesture, handledOnce, responseDelivery, runs } from './checks.js'
 import { need, pause, type Session, type Step } from './session.js'
 

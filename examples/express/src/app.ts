@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/express'
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express'
 
@@ -41,7 +42,7 @@ export function createApp(
 
   // The webhook route comes before any body parser: the signature is over the body exactly as sent.
   app.post('/webhooks', ringhook(receiver))
-  app.get('/health', (_req, res) => void res.send('ok'))
+  app.get('/health', (_req, res) => void res.json(health(options.capture)))
 
   if (admin.token) {
     // Who may change what every user's ring says: checked before a byte of the body is read,
@@ -93,4 +94,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   return characters.length <= MAX_MESSAGE ? text : `${characters.slice(0, MAX_MESSAGE - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

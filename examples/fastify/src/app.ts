@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { finished } from 'node:stream/promises'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/fastify'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 
@@ -57,7 +58,7 @@ export function createApp(
 
   // POST /webhooks, its body left unread for the receiver; the routes below keep Fastify's JSON parser.
   app.register(ringhook(receiver))
-  app.get('/health', async () => 'ok')
+  app.get('/health', async () => health(receiverOptions.capture))
   // A plugin of its own, so its hook and error handler apply to its routes only.
   if (admin.token) app.register(adminApi(admin.token, reply), { prefix: '/api' })
   return { app, receiver }
@@ -116,4 +117,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   return characters.length <= MAX_MESSAGE ? text : `${characters.slice(0, MAX_MESSAGE - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

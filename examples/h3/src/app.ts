@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/h3'
 import { H3, type H3Event, HTTPError, type Middleware } from 'h3'
 
@@ -40,7 +41,7 @@ export function createApp(
   })
 
   // The webhook route reads its own body: no middleware here reads the body of every request.
-  const app = new H3().post('/webhooks', ringhook(receiver)).get('/health', () => 'ok')
+  const app = new H3().post('/webhooks', ringhook(receiver)).get('/health', () => health(options.capture))
 
   if (admin.token) {
     app
@@ -109,4 +110,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   return characters.length <= MAX_MESSAGE ? text : `${characters.slice(0, MAX_MESSAGE - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

@@ -1,5 +1,6 @@
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/hono'
 import { Hono } from 'hono'
 import { bearerAuth } from 'hono/bearer-auth'
@@ -39,7 +40,7 @@ export function createApp(
 
   const app = new Hono()
   app.post('/webhooks', ringhook(receiver))
-  app.get('/health', (c) => c.text('ok'))
+  app.get('/health', (c) => c.json(health(options.capture)))
 
   if (admin.token) {
     // Who may change what every user's ring says: the token is checked (in constant time) before
@@ -95,4 +96,12 @@ function parseJson(text: string): unknown {
 function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   return characters.length <= MAX_MESSAGE ? text : `${characters.slice(0, MAX_MESSAGE - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

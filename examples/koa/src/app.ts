@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { finished } from 'node:stream/promises'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/koa'
 import Koa, { type Middleware } from 'koa'
 import bodyParser from 'koa-bodyparser'
@@ -51,7 +52,7 @@ export function createApp(
   // POST /webhooks is answered here, above any body parser: the signature is over the body exactly as sent.
   app.use(ringhook(receiver))
   app.use(async (ctx, next) => {
-    if (ctx.path === '/health' && ctx.method === 'GET') ctx.body = 'ok'
+    if (ctx.path === '/health' && ctx.method === 'GET') ctx.body = health(options.capture)
     else await next()
   })
   if (admin.token) app.use(adminApi(admin.token, reply))
@@ -123,4 +124,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   return characters.length <= MAX_MESSAGE ? text : `${characters.slice(0, MAX_MESSAGE - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

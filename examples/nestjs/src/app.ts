@@ -6,6 +6,7 @@ import { NestFactory } from '@nestjs/core'
 import type { NestExpressApplication } from '@nestjs/platform-express'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { characterCount } from '@ringhook/core/api'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/nestjs'
 
 /** The Nest app, and its receiver (for a graceful shutdown). */
@@ -26,11 +27,18 @@ class ReplyMessage {
   value: string | undefined
 }
 
+/** The receiver's capture, when it has one; a provider, so the health route can read its counts. */
+class CaptureHolder {
+  value: Capture | undefined
+}
+
 @Controller()
 class HealthController {
+  constructor(@Inject(CaptureHolder) private readonly capture: CaptureHolder) {}
+
   @Get('health')
   health() {
-    return 'ok'
+    return health(this.capture.value)
   }
 }
 
@@ -78,7 +86,10 @@ export async function createApp(
   @Module({
     imports: [ringhook(receiver)],
     controllers: admin.token ? [HealthController, AdminController] : [HealthController],
-    providers: [{ provide: ReplyMessage, useValue: reply }],
+    providers: [
+      { provide: ReplyMessage, useValue: reply },
+      { provide: CaptureHolder, useValue: Object.assign(new CaptureHolder(), { value: options.capture }) },
+    ],
   })
   class AppModule {}
 
@@ -136,4 +147,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   return characters.length <= MAX_MESSAGE ? text : `${characters.slice(0, MAX_MESSAGE - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net'
 import { fileSink } from '@ringhook/capture'
+import { createClient } from '@ringhook/client'
 import { createCapture } from '@ringhook/core/capture'
 import { closeGracefully } from '@ringhook/node'
 import pino from 'pino'
@@ -20,12 +21,37 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 const captureFile = process.env.RINGHOOK_CAPTURE_FILE
 const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
-const { server, receiver } = createApp(secret, { logger, capture })
+// GET /users (the users' states) is served only with a long token.
+const adminToken = process.env.ADMIN_TOKEN
+if (adminToken !== undefined && adminToken.length < 32) {
+  console.error('ADMIN_TOKEN must be at least 32 characters, e.g.\n  ADMIN_TOKEN=$(openssl rand -hex 32) pnpm start')
+  process.exit(1)
+}
+if (!adminToken) console.log('ADMIN_TOKEN is not set: GET /users is off')
+// With an API key, the service's base URL and the app's id, states are loaded at start and refreshed.
+const { RING_API_KEY: apiKey, RING_API_URL: apiUrl, RING_APP_ID: appId } = process.env
+const refresh =
+  apiKey && apiUrl && appId
+    ? {
+        client: createClient({ apiKey, baseUrl: apiUrl, rateLimit: true, logger }),
+        appId,
+        refresh: { everyMs: 10 * 60_000 },
+      }
+    : undefined
+if (!refresh)
+  console.log('RING_API_KEY, RING_API_URL or RING_APP_ID is not set: users’ states come from webhooks alone')
+
+const { server, receiver, users } = createApp(secret, { logger, capture }, { adminToken, refresh })
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.
   const bound = (server.address() as AddressInfo).port
   console.log(`ringhook example (node:http) listening on http://localhost:${bound}/webhooks`)
 })
+if (refresh)
+  users.start().then(
+    ({ listed }) => console.log(`Users' states loaded from the API: ${listed} users`),
+    (error: Error) => console.warn(`Loading users' states failed: ${error.message}`),
+  )
 
 // A deploy or scale-down sends SIGTERM (`pnpm start` runs node itself, so the signal reaches this
 // process). The port closes; deliveries that still arrive on open connections are answered 503
@@ -38,6 +64,7 @@ process.on('SIGTERM', async () => {
   if (stopping) return
   stopping = true
   console.log('SIGTERM: finishing deliveries in progress')
+  users.close()
   const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
   console.log(drained ? 'Stopped cleanly' : `Stopped with ${pending} handler(s) still running`)
   process.exit(drained ? 0 : 1)

@@ -1,6 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http'
 import { trace } from '@opentelemetry/api'
 import { createReceiver, type Receiver, type ReceiverOptions, VIBE_LIMITS, vibe } from '@ringhook/core'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/node'
 import { otelInstrumentation } from '@ringhook/otel'
 
@@ -39,7 +40,10 @@ export function createApp(
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
-    if (request.url === '/health') return void response.end('ok')
+    if (request.url === '/health')
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(health(options.capture)))
     if (request.url === '/metrics' && request.method === 'GET') return metrics(request, response)
     webhooks(request, response)
   })
@@ -54,4 +58,12 @@ function fit(text: string): string {
   const characters = Array.from(text) // code points, as the rules count them
   const max = VIBE_LIMITS.maxMessageLength
   return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

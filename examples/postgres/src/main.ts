@@ -28,7 +28,11 @@ const pool = new pg.Pool({
 // An idle client whose connection broke: the pool drops it and opens another when needed.
 pool.on('error', (error) => console.warn('postgres:', error.message))
 
-const { server, receiver, inbox } = await createApp(secret, pool, { logger, capture })
+if (process.env.ADMIN_TOKEN !== undefined && process.env.ADMIN_TOKEN.length < 32) {
+  console.error('ADMIN_TOKEN must be at least 32 characters, e.g.\n  ADMIN_TOKEN=$(openssl rand -hex 32) pnpm start')
+  process.exit(1)
+}
+const { server, receiver, inbox } = await createApp(secret, pool, { logger, capture }, process.env)
 server.listen(port, () => {
   // The port bound, which PORT=0 leaves to the system.
   const bound = (server.address() as AddressInfo).port

@@ -11,7 +11,8 @@ export const gestures = pgTable('example_gestures', {
 
 /**
  * The tables the example writes, created at start (a real app runs its own migrations). The lock
- * lets instances that start together create them in turn.
+ * lets instances that start together create them in turn. A notification answer is found by
+ * `answer_key` (see `answerKey`), never by its event_id, which may be long or repeat across apps.
  */
 export const APP_TABLES = `
 SELECT pg_advisory_xact_lock(hashtext('ringhook example tables'));
@@ -22,8 +23,10 @@ CREATE TABLE IF NOT EXISTS example_gestures (
   signed_at text NOT NULL,
   received_at timestamp NOT NULL DEFAULT now()
 );
-CREATE TABLE IF NOT EXISTS example_answers (
-  event_id text PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS example_notification_answers (
+  answer_key text PRIMARY KEY,
+  app_id text NOT NULL,
+  event_id text NOT NULL,
   user_app_id text NOT NULL,
   response text NOT NULL
 );`

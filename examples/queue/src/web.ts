@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import { createEventQueue, type EventQueue } from '@ringhook/bullmq'
 import { createReceiver, type Receiver, type ReceiverOptions, vibe } from '@ringhook/core'
+import type { Capture } from '@ringhook/core/capture'
 import { ringhook } from '@ringhook/node'
 import type { Redis } from 'ioredis'
 
@@ -26,7 +27,10 @@ export function createWebApp(
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const server = createServer((request, response) => {
-    if (request.url === '/health') return void response.end('ok')
+    if (request.url === '/health')
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify(health(options.capture)))
     webhooks(request, response)
   })
   return { server, receiver, events }
@@ -44,4 +48,12 @@ function upTo80(text: string): string {
   const points = [...text]
   if (points.length <= MESSAGE_LIMIT) return text
   return `${points.slice(0, MESSAGE_LIMIT - 1).join('')}…`
+}
+
+/**
+ * What `GET /health` answers: up, and with capture on, what it recorded and lost (`stats()`), so a
+ * capture losing records shows where the app is watched, not only in a log line.
+ */
+function health(capture: Capture | undefined) {
+  return { status: 'ok', ...(capture ? { capture: capture.stats() } : {}) }
 }

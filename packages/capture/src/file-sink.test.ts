@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, readlink, rm } from 'node:fs/promises'
+import { appendFile, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { CapturedDelivery } from '@ringhook/core/capture'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { fileSink } from './file-sink.js'
+import { fileSink, unauthenticatedPath } from './file-sink.js'
 import { CaptureFileError, parseCaptures, readCaptures } from './read.js'
 
 let dir = ''
@@ -143,11 +143,108 @@ describe('readCaptures', () => {
     expect(await ids({ id: ['rec_1', 'rec_4'], outcome: ['accepted'] })).toEqual(['rec_1'])
   })
 
-  it('names the line that is not a captured delivery', async () => {
-    const text = `${JSON.stringify(record(1))}\n\n{"v":1,"id":"x"}\n`
-    expect(() => parseCaptures(text, 'f.jsonl')).toThrow(CaptureFileError)
-    expect(() => parseCaptures(text, 'f.jsonl')).toThrow(/^f\.jsonl:3 is not a captured delivery/)
-    expect(() => parseCaptures('nope', 'g.jsonl')).toThrow(/g\.jsonl:1 is not JSON/)
+  it('skips a line that is not a captured delivery, names it, and reads the rest', async () => {
+    const text = `${JSON.stringify(record(1))}\n\n{"v":1,"id":"x"}\nnope\n${JSON.stringify(record(2))}\n`
+    const records = parseCaptures(text, 'f.jsonl')
+    expect(records.map((r) => r.id)).toEqual(['rec_1', 'rec_2'])
+    expect(records.skipped).toEqual([
+      { file: 'f.jsonl', line: 3, reason: expect.stringMatching(/^not a captured delivery: /) },
+      { file: 'f.jsonl', line: 4, reason: 'not JSON' },
+    ])
+    // The list of what was skipped goes with the records, not into their copies or JSON.
+    expect(JSON.parse(JSON.stringify(records))).toHaveLength(2)
+    await expect(readCaptures(join(dir, 'missing.jsonl'))).rejects.toThrow(CaptureFileError)
     await expect(readCaptures(join(dir, 'missing.jsonl'))).rejects.toThrow(/No capture file/)
+  })
+})
+
+describe('a cut write', () => {
+  it('leaves one bad line: the next write starts on a new line, and every good record is read', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    const before = fileSink({ path })
+    await before.write([record(1), record(2)])
+    await before.close?.()
+    // A process stopped mid-write (a crash, a full disk): half a line, no newline.
+    const line = JSON.stringify(record(3))
+    await appendFile(path, line.slice(0, line.length / 2))
+    const after = fileSink({ path })
+    await after.write([record(4)])
+    await after.write([record(5)])
+    await after.close?.()
+
+    const records = await readCaptures(path)
+    expect(records.map((r) => r.id)).toEqual(['rec_1', 'rec_2', 'rec_4', 'rec_5'])
+    expect(records.skipped).toEqual([{ file: path, line: 3, reason: 'not JSON' }])
+  })
+
+  it.runIf(process.platform === 'linux')('after a write that failed, starts the next on a new line', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    // A full disk: every write to /dev/full fails with ENOSPC.
+    await symlink('/dev/full', path)
+    const sink = fileSink({ path })
+    await expect(sink.write([record(1)])).rejects.toThrow(/ENOSPC/)
+    // What that failed write left: the file, ending in the middle of its line.
+    await rm(path)
+    await writeFile(path, JSON.stringify(record(1)).slice(0, 40))
+    await sink.write([record(2)])
+    await sink.write([record(3)])
+    await sink.close?.()
+    const records = await readCaptures(path)
+    expect(records.map((r) => r.id)).toEqual(['rec_2', 'rec_3'])
+    expect(records.skipped).toEqual([{ file: path, line: 1, reason: 'not JSON' }])
+  })
+})
+
+describe('file modes', () => {
+  it.runIf(process.platform !== 'win32')(
+    'creates the files and their folder readable by their owner only',
+    async () => {
+      const path = join(dir, 'captures', 'deliveries.jsonl')
+      const sink = fileSink({ path, maxFileBytes: 1 })
+      await sink.write([record(1)])
+      await sink.write([record(2)]) // rotates: deliveries.jsonl.1
+      await sink.write([record(3, { authentic: false, outcome: 'refused', code: 'unauthorized' })])
+      await sink.close?.()
+      const mode = async (p: string) => (await stat(p)).mode & 0o777
+      expect(await mode(join(dir, 'captures'))).toBe(0o700)
+      expect((await readdir(join(dir, 'captures'))).sort()).toEqual([
+        'deliveries.jsonl',
+        'deliveries.jsonl.1',
+        'deliveries.unauthenticated.jsonl',
+      ])
+      for (const name of await readdir(join(dir, 'captures')))
+        expect(await mode(join(dir, 'captures', name))).toBe(0o600)
+    },
+  )
+})
+
+describe('unauthenticated records', () => {
+  const forged = (n: number) =>
+    record(n, { id: `forged_${n}`, authentic: false, outcome: 'refused', code: 'unauthorized', event: undefined })
+
+  it('go to a file of their own, rotated apart: however many come, authentic ones stay', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    const one = Buffer.byteLength(`${JSON.stringify(forged(10))}\n`)
+    // Room for two forgeries a file, one rotated file kept: all but the last four are deleted.
+    const sink = fileSink({ path, maxFileBytes: 1024 * 1024, unauthenticated: { maxFileBytes: one * 2, maxFiles: 1 } })
+    await sink.write([record(0)])
+    for (let n = 10; n <= 50; n++) await sink.write([forged(n)])
+    await sink.write([record(51), forged(52)])
+    await sink.close?.()
+    expect(unauthenticatedPath(path)).toBe(join(dir, 'deliveries.unauthenticated.jsonl'))
+    expect((await readdir(dir)).sort()).toEqual([
+      'deliveries.jsonl',
+      'deliveries.unauthenticated.jsonl',
+      'deliveries.unauthenticated.jsonl.1',
+    ])
+    // Read together, by arrival: the authentic ones, and the forgeries the small file kept.
+    const ids = (await readCaptures(path)).map((r) => r.id)
+    expect(ids).toEqual(['rec_0', 'forged_48', 'forged_49', 'forged_50', 'rec_51', 'forged_52'])
+    expect((await readCaptures(path, { outcome: 'accepted' })).map((r) => r.id)).toEqual(['rec_0', 'rec_51'])
+  })
+
+  it('refuses limits that cannot work', () => {
+    expect(() => fileSink({ path: 'x', unauthenticated: { maxFileBytes: 0 } })).toThrow(/unauthenticated.maxFileBytes/)
+    expect(() => fileSink({ path: 'x', unauthenticated: { maxFiles: 1.5 } })).toThrow(/unauthenticated.maxFiles/)
   })
 })

@@ -8,8 +8,14 @@
 
 // The filter every capture reader shares (file, Redis stream, Postgres table), from core: exported here as before.
 export { type CaptureFilter, matchesCapture } from '@ringhook/core/capture'
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, type FileSinkOptions, fileSink } from './file-sink.js'
-export { CaptureFileError, parseCaptures, readCaptures } from './read.js'
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_FILES,
+  type FileSinkOptions,
+  fileSink,
+  unauthenticatedPath,
+} from './file-sink.js'
+export { CaptureFileError, type CaptureLines, parseCaptures, readCaptures, type SkippedCaptureLine } from './read.js'
 export {
   mergePatch,
   type ReplayOptions,

@@ -1,8 +1,11 @@
 // Capture under load: many deliveries at once through a real node:http receiver and real HTTP
 // clients. What is attacked: that every chosen delivery is recorded (none lost, none twice) up to the
 // byte budget, that what passes the budget is counted, and that a sink which throws or stalls changes
-// no answer.
-import { mkdtemp, rm } from 'node:fs/promises'
+// no answer. And a stranger without the secret flooding a receiver that captures every outcome, as
+// the examples do (thousands of 64 KB bodies of control bytes with a wrong signature, into the file
+// sink with its defaults): the genuine deliveries' records survive, and what the flood makes capture
+// write stays small.
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { silentLogger } from '@ringhook/core'
@@ -77,7 +80,45 @@ async function load(url: string, count: number): Promise<Sent[]> {
   return sent.sort((a, b) => a.n - b.n)
 }
 
+const FORGERIES = 2000
+const BODY = 64_000
+
 const STATUS: Record<Kind, number> = { accepted: 200, duplicate: 200, refused: 401, failed: 500 }
+
+// Forgeries are recorded at most 10 a second by default (the flood below): here every one is let
+// through, so that the path of each kind of delivery is attacked under load.
+const EVERY_FORGERY = { perSecond: 100_000 }
+
+const genuineBody = (n: number) =>
+  JSON.stringify({
+    event: 'notification.responded',
+    user_app_id: `u_${n}`,
+    app_id: 'app_flood',
+    timestamp: '2027-01-15T08:00:01.000Z',
+    data: { event_id: `evt_flood_${n}`, response: 'yes' },
+  })
+
+async function sendGenuine(url: string, n: number): Promise<number> {
+  const body = genuineBody(n)
+  const { headers } = await signWebhook({ secret, body })
+  return (await fetch(url, { method: 'POST', headers, body })).status
+}
+
+/** Sends FORGERIES bodies of control bytes signed with another secret, CLIENTS at a time; their statuses. */
+async function flood(url: string): Promise<number[]> {
+  const { headers } = await signWebhook({ secret: 'whsec_stranger', body: 'anything' })
+  const statuses: number[] = []
+  let next = 0
+  const client = async () => {
+    for (let n = next++; n < FORGERIES; n = next++) {
+      const body = Buffer.alloc(BODY, n % 32)
+      body.writeUInt32BE(n) // each one different
+      statuses.push((await fetch(url, { method: 'POST', headers, body })).status)
+    }
+  }
+  await Promise.all(Array.from({ length: CLIENTS }, client))
+  return statuses
+}
 
 let dir = ''
 let running: Running | undefined
@@ -94,7 +135,10 @@ describe('capture under load', () => {
   it('records every one of 3,000 concurrent deliveries to the file, once, with its answer', async () => {
     const path = join(dir, 'deliveries.jsonl')
     // Small files, so that rotation happens under the load too.
-    const capture = createCapture({ sink: fileSink({ path, maxFileBytes: 256 * 1024, maxFiles: 100 }) })
+    const capture = createCapture({
+      sink: fileSink({ path, maxFileBytes: 256 * 1024, maxFiles: 100 }),
+      unauthenticated: EVERY_FORGERY,
+    })
     running = await startReceiver({ secret, capture })
     const sent = await load(running.url, 3000)
     expect(sent.map((s) => s.status)).toEqual(sent.map((s) => STATUS[s.kind]))
@@ -118,6 +162,7 @@ describe('capture under load', () => {
       written: 3000,
       skipped: 0,
       dropped: 0,
+      limited: 0,
       failed: 0,
       stalled: 0,
       pending: 0,
@@ -137,7 +182,7 @@ describe('capture under load', () => {
       },
     }
     const maxBytes = 64 * 1024
-    const capture = createCapture({ sink, maxBytes, timeoutMs: 60_000 })
+    const capture = createCapture({ sink, maxBytes, timeoutMs: 60_000, unauthenticated: EVERY_FORGERY })
     running = await startReceiver({ secret, capture })
     const sent = await load(running.url, 1000)
     expect(sent.map((s) => s.status)).toEqual(sent.map((s) => STATUS[s.kind]))
@@ -145,7 +190,7 @@ describe('capture under load', () => {
     const whileHeld = capture.stats()
     expect(whileHeld.dropped).toBeGreaterThan(0)
     expect(whileHeld.captured).toBeGreaterThan(0)
-    expect(whileHeld.captured + whileHeld.dropped).toBe(1000)
+    expect(whileHeld.captured + whileHeld.dropped + whileHeld.limited).toBe(1000)
     // Each record counts its body, its answer and 512 bytes against the budget.
     expect(whileHeld.captured * 512).toBeLessThanOrEqual(maxBytes)
     expect(whileHeld.pending).toBe(whileHeld.captured)
@@ -180,7 +225,12 @@ describe('capture under load', () => {
 
       const warned: string[] = []
       const logger = { ...silentLogger, warn: (_fields: object, message?: string) => void warned.push(message ?? '') }
-      const capture = createCapture({ sink: (broken[kind] as () => CaptureSink)(), timeoutMs: 50, logger })
+      const capture = createCapture({
+        sink: (broken[kind] as () => CaptureSink)(),
+        timeoutMs: 50,
+        logger,
+        unauthenticated: EVERY_FORGERY,
+      })
       running = await startReceiver({ secret, capture })
       const withBrokenSink = await load(running.url, 1000)
       const answers = (sent: Sent[]) => sent.map((s) => `${s.n} ${s.status} ${s.answer}`)
@@ -194,4 +244,38 @@ describe('capture under load', () => {
     },
     60_000,
   )
+})
+
+describe('a forged flood', () => {
+  it('keeps every genuine record, and writes a bounded few kilobytes a second of forgeries', async () => {
+    const path = join(dir, 'deliveries.jsonl')
+    const capture = createCapture({ sink: fileSink({ path }) })
+    running = await startReceiver({ secret, capture })
+    expect(await sendGenuine(running.url, 1)).toBe(200)
+    const started = performance.now()
+    const statuses = await flood(running.url)
+    const seconds = (performance.now() - started) / 1000
+    expect(await sendGenuine(running.url, 2)).toBe(200)
+    expect(statuses.filter((status) => status === 401)).toHaveLength(FORGERIES)
+    await capture.close()
+
+    const records = await readCaptures(path)
+    expect(records.filter((record) => record.authentic).map((record) => record.outcome)).toEqual([
+      'accepted',
+      'accepted',
+    ])
+    const forged = records.filter((record) => record.authentic === false)
+    // At most 10 a second were recorded (the seconds begun while the flood ran); the rest counted.
+    expect(forged.length).toBeGreaterThan(0)
+    expect(forged.length).toBeLessThanOrEqual(10 * (Math.ceil(seconds) + 1))
+    expect(capture.stats()).toMatchObject({ limited: FORGERIES - forged.length, failed: 0, dropped: 0 })
+    for (const record of forged) {
+      expect(record.request).toMatchObject({ bytes: BODY, cut: 'prefix', encoding: 'base64' })
+      expect(Buffer.from(record.request.body, 'base64')).toHaveLength(1024)
+    }
+    // 128 MB received; what was written is under 3 KiB a forgery recorded.
+    let written = 0
+    for (const name of await readdir(dir)) written += (await stat(join(dir, name))).size
+    expect(written).toBeLessThan(3072 * (forged.length + 2))
+  }, 120_000)
 })

@@ -7,8 +7,9 @@ import {
   capturedDeliverySchema,
   matchesCapture,
 } from '@ringhook/core/capture'
+import { unauthenticatedPath } from './file-sink.js'
 
-/** A line of a capture file that is not a captured delivery: where, and what is wrong with it. */
+/** No capture file where one was asked for. */
 export class CaptureFileError extends Error {
   /** Always `'CaptureFileError'`. */
   override readonly name = 'CaptureFileError'
@@ -16,30 +17,60 @@ export class CaptureFileError extends Error {
     message: string,
     /** The file (or the name given for the text). */
     readonly file: string,
-    /** The line, counted from 1. */
+    /** The line, counted from 1; 0 when the file itself is missing. */
     readonly line: number,
   ) {
     super(message)
   }
 }
 
+/** A line of a capture file that is not a captured delivery, skipped: where, and why. */
+export interface SkippedCaptureLine {
+  /** The file (or the name given for the text). */
+  file: string
+  /** The line, counted from 1. */
+  line: number
+  /** What is wrong with it: `not JSON`, or the record's first problems. */
+  reason: string
+}
+
+/**
+ * Captured deliveries read from JSON Lines, in order; `skipped` lists the lines that were not one
+ * (a line cut by a crash or a full disk, a line edited by hand): each is skipped, the rest read.
+ */
+export type CaptureLines = CapturedDelivery[] & {
+  /** The lines that were not captured deliveries, in the order met. */
+  readonly skipped: readonly SkippedCaptureLine[]
+}
+
 /**
  * Reads the captured deliveries of a file written by `fileSink`, with its rotated files (`path.N`
- * down to `path.1`, then `path`), oldest first, keeping those that match the filter.
+ * down to `path.1`, then `path`) and its unauthenticated deliveries' files, by arrival time, keeping
+ * those that match the filter. A line that is not a captured delivery is skipped and listed in
+ * `skipped`. Throws {@link CaptureFileError} when there is no file at all.
  *
  * @example
  * const failed = await readCaptures('captures/deliveries.jsonl', { outcome: 'failed', since: '2027-01-15T08:00:00Z' })
+ * for (const bad of failed.skipped) console.warn(`${bad.file}:${bad.line} skipped: ${bad.reason}`)
  */
-export async function readCaptures(path: string, filter: CaptureFilter = {}): Promise<CapturedDelivery[]> {
-  const records: CapturedDelivery[] = []
-  for (const file of await filesOf(path)) {
-    const text = await readFile(file, 'utf8')
-    for (const record of parseCaptures(text, file)) if (matchesCapture(record, filter)) records.push(record)
+export async function readCaptures(path: string, filter: CaptureFilter = {}): Promise<CaptureLines> {
+  const authentic = await filesOf(path)
+  const strangers = await filesOf(unauthenticatedPath(path))
+  if (authentic.length + strangers.length === 0) throw new CaptureFileError(`No capture file at ${path}`, path, 0)
+  const skipped: SkippedCaptureLine[] = []
+  const read = async (files: string[]) => {
+    const records: CapturedDelivery[] = []
+    for (const file of files) {
+      const lines = parseCaptures(await readFile(file, 'utf8'), file)
+      skipped.push(...lines.skipped)
+      for (const record of lines) if (matchesCapture(record, filter)) records.push(record)
+    }
+    return records
   }
-  return records
+  return withSkipped(byArrival(await read(authentic), await read(strangers)), skipped)
 }
 
-/** The file and its rotated siblings, oldest first; throws when none exists. */
+/** The file and its rotated siblings that exist, oldest first. */
 async function filesOf(path: string): Promise<string[]> {
   const name = basename(path)
   const pattern = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(\\d+)$`)
@@ -49,33 +80,63 @@ async function filesOf(path: string): Promise<string[]> {
     .filter(({ n }) => Number.isInteger(n))
     .sort((a, b) => b.n - a.n)
     .map(({ entry }) => join(dirname(path), entry))
-  const files = entries.includes(name) ? [...rotated, path] : rotated
-  if (files.length === 0) throw new CaptureFileError(`No capture file at ${path}`, path, 0)
-  return files
+  return entries.includes(name) ? [...rotated, path] : rotated
+}
+
+/** Two lists in the order written, merged by arrival time; of equal times, the first list's first. */
+function byArrival(first: CapturedDelivery[], second: CapturedDelivery[]): CapturedDelivery[] {
+  if (second.length === 0) return first
+  if (first.length === 0) return second
+  const out: CapturedDelivery[] = []
+  let i = 0
+  let j = 0
+  while (i < first.length && j < second.length) {
+    const a = first[i] as CapturedDelivery
+    const b = second[j] as CapturedDelivery
+    if (Date.parse(b.receivedAt) < Date.parse(a.receivedAt)) {
+      out.push(b)
+      j++
+    } else {
+      out.push(a)
+      i++
+    }
+  }
+  for (; i < first.length; i++) out.push(first[i] as CapturedDelivery)
+  for (; j < second.length; j++) out.push(second[j] as CapturedDelivery)
+  return out
 }
 
 /**
- * Parses JSON Lines of captured deliveries (blank lines skipped). Throws {@link CaptureFileError}
- * naming the first line that is not one.
+ * Parses JSON Lines of captured deliveries (blank lines skipped). A line that is not one is skipped
+ * and listed in `skipped`, with its line number and why.
  */
-export function parseCaptures(text: string, file = '(text)'): CapturedDelivery[] {
+export function parseCaptures(text: string, file = '(text)'): CaptureLines {
   const records: CapturedDelivery[] = []
+  const skipped: SkippedCaptureLine[] = []
   const lines = text.split('\n')
   for (let index = 0; index < lines.length; index++) {
     const line = (lines[index] as string).trim()
     if (line === '') continue
-    let json: unknown
-    try {
-      json = JSON.parse(line)
-    } catch {
-      throw new CaptureFileError(`${file}:${index + 1} is not JSON`, file, index + 1)
-    }
-    const parsed = capturedDeliverySchema.safeParse(json)
-    if (!parsed.success) {
-      const issues = describeIssues(parsed.error, '(record)')
-      throw new CaptureFileError(`${file}:${index + 1} is not a captured delivery: ${issues}`, file, index + 1)
-    }
-    records.push(parsed.data)
+    const record = parseLine(line)
+    if (typeof record === 'string') skipped.push({ file, line: index + 1, reason: record })
+    else records.push(record)
   }
-  return records
+  return withSkipped(records, skipped)
+}
+
+/** A line's record, or why it is not one. */
+function parseLine(line: string): CapturedDelivery | string {
+  let json: unknown
+  try {
+    json = JSON.parse(line)
+  } catch {
+    return 'not JSON'
+  }
+  const parsed = capturedDeliverySchema.safeParse(json)
+  return parsed.success ? parsed.data : `not a captured delivery: ${describeIssues(parsed.error, '(record)')}`
+}
+
+/** The records with the skipped lines attached, not enumerable: a copy or JSON of the list leaves them out. */
+function withSkipped(records: CapturedDelivery[], skipped: SkippedCaptureLine[]): CaptureLines {
+  return Object.defineProperty(records, 'skipped', { value: skipped, enumerable: false }) as CaptureLines
 }

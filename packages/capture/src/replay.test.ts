@@ -129,6 +129,28 @@ describe('replay', () => {
     expect(target.handled).toEqual(['gesture:u_edited'])
   })
 
+  it('sends no body it did not capture whole: a forgery cut to a prefix, one left out', async () => {
+    await production_traffic()
+    const forged = JSON.stringify({ event: 'gesture', pad: 'x'.repeat(4000) })
+    expect((await post(source.url, forged, 'whsec_stranger')).status).toBe(401)
+    await capture.flush()
+    const records = await readCaptures(path)
+    const [first] = records
+    const cut = records.find((record) => record.request.cut === 'prefix')
+    if (first === undefined || cut === undefined) throw new Error('the records are missing')
+    const leftOut = structuredClone(cut)
+    leftOut.request.cut = 'unscanned'
+    const summary = await replay([first, cut, leftOut], { url: target.url, secret: local })
+    expect(summary.sent).toBe(1)
+    expect(summary.statuses).toEqual({ '200': 1, skipped: 2 })
+    expect(summary.results.map((result) => result.skipped)).toEqual([
+      undefined,
+      `only the first bytes of its body were captured (${forged.length} arrived)`,
+      'its body was left out: personal fields could not be removed from it',
+    ])
+    expect(target.handled).toEqual(['gesture:u_1'])
+  })
+
   it('counts a target that does not answer as an error, and goes on', async () => {
     await production_traffic()
     const records = await readCaptures(path)

@@ -1,3 +1,4 @@
+import { readAnswer } from '@ringhook/core/internal'
 import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 
@@ -20,6 +21,8 @@ export interface ReplayOptions {
   fetch?: typeof fetch
   /** Gives up on one answer after this long, in milliseconds. Default 30 s (the service's limit). */
   timeoutMs?: number
+  /** Reads at most this many bytes of each answer and drops the rest (`cut` says so). Default 64 KiB. */
+  maxAnswerBytes?: number
 }
 
 /** One request replay sends, or would send in a dry run. */
@@ -55,13 +58,22 @@ export interface ReplayResult {
   answer?: {
     /** The HTTP status. */
     status: number
-    /** The body, as text. */
+    /** The body, as text: its first `maxAnswerBytes` when it was longer (see `cut`). */
     body: string
+    /** The body was longer than `maxAnswerBytes`: `body` holds its first bytes, the rest was not read. */
+    cut: boolean
+    /** For a redirect (3xx): its `Location`. The redirect is the answer; it is not followed. */
+    location?: string
     /** Answered as a duplicate (`x-ringhook-duplicate: true`): the target had handled it before. */
     duplicate: boolean
   }
   /** Why nothing answered (refused connection, timeout). */
   error?: string
+  /**
+   * Why it was not sent: its body was not captured whole (`request.cut`: a stranger's body cut to a
+   * prefix, or one left out because its personal fields could not be removed).
+   */
+  skipped?: string
 }
 
 /** What a replay did: each delivery's result, in order, and the answers counted by status. */
@@ -70,13 +82,14 @@ export interface ReplaySummary {
   results: ReplayResult[]
   /** How many requests were sent (0 in a dry run). */
   sent: number
-  /** Answers counted by HTTP status (`"200": 3`); `"error"` counts those that got none. */
+  /** Answers counted by HTTP status (`"200": 3`); `"error"` counts those that got none, `"skipped"` those not sent. */
   statuses: Record<string, number>
 }
 
 /**
  * Sends captured deliveries to a receiver, one after another in the order given, each signed again
- * with `secret` and a fresh timestamp (the captured signature is redacted, and stale anyway).
+ * with `secret` and a fresh timestamp (the captured signature is redacted, and stale anyway). Each
+ * goes to `url` only: a redirect is its answer (with its `location`), never followed.
  *
  * @example
  * const records = await readCaptures('captures/deliveries.jsonl', { outcome: 'failed' })
@@ -96,6 +109,15 @@ export async function replay(records: readonly CapturedDelivery[], options: Repl
       request,
     }
     summary.results.push(result)
+    const cut = record.request.cut
+    if (cut !== undefined) {
+      result.skipped =
+        cut === 'prefix'
+          ? `only the first bytes of its body were captured (${record.request.bytes} arrived)`
+          : 'its body was left out: personal fields could not be removed from it'
+      summary.statuses.skipped = (summary.statuses.skipped ?? 0) + 1
+      continue
+    }
     if (options.dryRun) continue
     summary.sent++
     try {
@@ -103,12 +125,16 @@ export async function replay(records: readonly CapturedDelivery[], options: Repl
         method: 'POST',
         headers: request.headers,
         body: request.encoding === 'base64' ? Buffer.from(request.body, 'base64') : request.body,
+        redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
       })
-      const body = await response.text()
+      const { text, cut } = await readAnswer(response, options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES)
+      const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null
       result.answer = {
         status: response.status,
-        body,
+        body: text,
+        cut,
+        ...(location === null ? {} : { location }),
         duplicate: response.headers.get('x-ringhook-duplicate') === 'true',
       }
     } catch (error) {
@@ -119,6 +145,9 @@ export async function replay(records: readonly CapturedDelivery[], options: Repl
   }
   return summary
 }
+
+/** A receiver's answer is a few hundred bytes; far more is a page from something else in the way. */
+const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024
 
 /** The request for one record: its body (edited), signed now. */
 async function prepare(record: CapturedDelivery, options: ReplayOptions, now: () => number): Promise<ReplayRequest> {

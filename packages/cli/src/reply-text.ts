@@ -1,13 +1,16 @@
+import { cutNote } from './answer.js'
+
 /** How many lines of a reply that is not JSON are worth showing: enough to recognise it, not a page. */
 const MAX_LINES = 4
 const MAX_LINE_CHARS = 160
 
 /**
  * A reply body as a person should see it: JSON whole, anything else cut to its first few lines with
- * the length of the rest, and an HTML page reduced to its title and first words of text.
+ * the length of the rest, and an HTML page reduced to its title and first words of text. A body
+ * `cut` at the cap says so instead of its length.
  */
-export function replyExcerpt(body: string): string {
-  if (body === '' || isJson(body)) return body
+export function replyExcerpt(body: string, cut = false): string {
+  if (body === '' || (!cut && isJson(body))) return body
   const text = isHtml(body) ? htmlText(body) : body
   const lines = text
     .split('\n')
@@ -16,8 +19,9 @@ export function replyExcerpt(body: string): string {
   const shown = lines
     .slice(0, MAX_LINES)
     .map((line) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line))
-  const cut = shown.join('\n')
-  return cut.length < text.trim().length ? `${cut}\n… (${body.length} bytes in all)` : cut
+  const excerpt = shown.join('\n')
+  if (cut) return `${excerpt}\n… ${cutNote()}`
+  return excerpt.length < text.trim().length ? `${excerpt}\n… (${body.length} bytes in all)` : excerpt
 }
 
 /**

@@ -1,5 +1,5 @@
 import { once } from 'node:events'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -47,7 +47,8 @@ beforeAll(async () => {
     const { headers } = await signWebhook({ secret: production, body })
     await source.handle({ method: 'POST', headers, rawBody: body })
   }
-  await source.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '\u001b[2J{}' })
+  // A C1 CSI, which terminals act on as ESC [ does (C0 controls are captured as base64).
+  await source.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '\u009b2J{}' })
   await capture.close()
 
   // The desk: another receiver, with its own secret.
@@ -76,8 +77,8 @@ describe('ringhook replay', () => {
     expect(result.stdout).toContain('→ gesture')
     expect(result.stdout).toMatch(/x-service-signature: sha256=[0-9a-f]{64}/)
     expect(result.stdout).toContain('(was 401 unauthorized)')
-    expect(result.stdout).toContain('\\u001b[2J{}')
-    expect(result.stdout).not.toContain('\u001b')
+    expect(result.stdout).toContain('\\u009b2J{}')
+    expect(result.stdout).not.toContain('\u009b')
     expect(result.stdout).toContain('Dry run: 3 deliveries would be sent')
     expect(handled.length).toBe(before)
   })
@@ -150,6 +151,27 @@ describe('ringhook replay', () => {
       if (editor === undefined) delete process.env.EDITOR
       else process.env.EDITOR = editor
     }
+  })
+
+  it('skips a cut line, names it, and sends the records around it', async () => {
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n')
+    const cutFile = join(dir, 'cut.jsonl')
+    // The second record cut in half, as a crash mid-write leaves it, then the rest of the file.
+    await writeFile(cutFile, `${lines[0]}\n${(lines[1] as string).slice(0, 50)}\n${lines.slice(2).join('\n')}\n`)
+    const result = await inProcess(['replay', cutFile, '--url', url, '--secret', local, '--dry-run'])
+    expect(result.code).toBe(0)
+    expect(result.stderr).toContain(`skipped ${cutFile}:2: not JSON`)
+    expect(result.stdout).toContain(`Dry run: ${lines.length - 1} deliveries would be sent`)
+    expect(result.stdout).toContain('Skipped 1 line(s) that are not captured deliveries')
+    const json = JSON.parse(
+      (await inProcess(['replay', cutFile, '--url', url, '--secret', local, '--dry-run', '--json'])).stdout,
+    )
+    expect(json.skipped).toEqual([{ file: cutFile, line: 2, reason: 'not JSON' }])
+    // Nothing in it is a record: refused, naming the first line.
+    await writeFile(cutFile, 'not a capture\n')
+    const none = await inProcess(['replay', cutFile, '--url', url, '--secret', local])
+    expect(none.code).toBe(2)
+    expect(none.stderr).toContain(`No line is a captured delivery: ${cutFile}:1 is not JSON`)
   })
 
   it('answers usage errors with exit 2, and an unreachable receiver with exit 3', async () => {

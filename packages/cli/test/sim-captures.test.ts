@@ -1,14 +1,14 @@
 // Captured production deliveries loaded into the simulator: sent to the app's receiver as new
 // deliveries, signed with the simulator's secret, with its faults and retries around them.
 import { once } from 'node:events'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileSink } from '@ringhook/capture'
+import { fileSink, unauthenticatedPath } from '@ringhook/capture'
 import { createReceiver, silentLogger, vibe } from '@ringhook/core'
-import { createCapture } from '@ringhook/core/capture'
+import { CAPTURE_FORMAT_VERSION, type CapturedDelivery, createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import type { Delivery, LoadCapturesResult } from '@ringhook/simulator/control-api'
@@ -47,7 +47,8 @@ beforeAll(async () => {
   }
   await receiver.handle({ method: 'POST', headers: { 'content-type': 'application/json' }, rawBody: '{"forged":1}' })
   await capture.close()
-  jsonl = await readFile(path, 'utf8')
+  // The forgery's record is in the file of unauthenticated deliveries, beside the others.
+  jsonl = (await readFile(path, 'utf8')) + (await readFile(unauthenticatedPath(path), 'utf8'))
 })
 afterAll(() => rm(dir, { recursive: true, force: true }))
 
@@ -115,7 +116,7 @@ describe('POST /_sim/captures', () => {
     ])
   })
 
-  it('refuses a body that is not captured deliveries, and a call without the token', async () => {
+  it('refuses a body that is not captured deliveries, skips a cut line, refuses a call without the token', async () => {
     target = await desk(local)
     world = await startWorld()
     world.sim.apps.create({ key_id: world.key.id, webhook_url: target.url, secret: local })
@@ -124,6 +125,13 @@ describe('POST /_sim/captures', () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain(
       'jsonl:1 is not a captured delivery',
     )
+    // A line cut by a crash among records: named as skipped, the records around it still sent.
+    const [first] = jsonl.split('\n')
+    const cut = await world.control('/captures', 'POST', { jsonl: `${first}\n${(first as string).slice(0, 30)}\n` })
+    expect(cut.status).toBe(200)
+    const result = (await cut.json()) as LoadCapturesResult
+    expect(result.loaded).toHaveLength(1)
+    expect(result.skipped).toEqual([{ capture_id: 'line 2', reason: 'not JSON' }])
     const anonymous = await fetch(`${world.sim.url}/_sim/captures`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -145,13 +153,62 @@ describe('ringhook simulate --load', () => {
         { stopped: target.reached(3) },
       )
       expect(code).toBe(0)
-      expect(out.join('\n')).toContain('Loaded     3 captured deliveries, 1 skipped')
+      // The forgery is in deliveries.unauthenticated.jsonl, which --load does not read (nor would send).
+      expect(out.join('\n')).toMatch(/^Loaded {5}3 captured deliveries$/m)
       expect(target.handled).toEqual(['gesture:u_1', 'gesture:u_2', 'notification.responded:u_3'])
       const missing = await run(['simulate', '--port', '0', '--load', join(dir, 'none.jsonl'), '--no-ui'], {
         out: () => {},
         err: () => {},
       })
       expect(missing).toBe(2)
+    } finally {
+      await target.close()
+    }
+  })
+})
+
+/** A captured gesture of `user` whose `data` is `data`, as JSON text. */
+function captured(user: string, data: string): string {
+  const body = `{"event":"gesture","gesture_type":"tap","user_app_id":"${user}","app_id":"app_prod","timestamp":"${new Date().toISOString()}","data":${data}}`
+  const record: CapturedDelivery = {
+    v: CAPTURE_FORMAT_VERSION,
+    id: `cap_${user}`,
+    receivedAt: new Date().toISOString(),
+    event: 'gesture',
+    request: { method: 'POST', headers: {}, body, encoding: 'utf8', bytes: Buffer.byteLength(body) },
+    answer: { status: 200, headers: {}, body: '{}' },
+    outcome: 'accepted',
+  }
+  return JSON.stringify(record)
+}
+
+describe('ringhook simulate --load, a file with hostile lines', () => {
+  it('skips a deep record, a cut line and one too long for a call, names each, and loads the rest', async () => {
+    const target = await desk(local)
+    const file = join(dir, 'hostile.jsonl')
+    const lines = [
+      captured('u_first', '{}'),
+      captured('u_deep', `${'['.repeat(15_000)}${']'.repeat(15_000)}`),
+      captured('u_cut', '{}').slice(0, 80),
+      captured('u_long', `"${'a'.repeat(1024 * 1024 + 1)}"`),
+      captured('u_controls', `{"x":"${'\\u0001'.repeat(10_000)}"}`), // a 60 KB body, a line over 64 KiB
+      captured('u_last', '{}'),
+    ]
+    await writeFile(file, `${lines.join('\n')}\n`)
+    const out: string[] = []
+    try {
+      const code = await run(
+        ['simulate', '--port', '0', '--webhook-url', target.url, '--secret', local, '--load', file, '--no-ui'],
+        { out: (text) => void out.push(text), err: () => {} },
+        { stopped: target.reached(3) },
+      )
+      expect(code).toBe(0)
+      const printed = out.join('\n')
+      expect(printed).toContain('skipped cap_u_deep: the body nests arrays or objects deeper than 64 levels')
+      expect(printed).toContain('skipped line 3: not JSON (a write cut midway?)')
+      expect(printed).toMatch(/skipped line 4: \d+ bytes once escaped, over the 1047552 a call takes/)
+      expect(printed).toContain('Loaded     3 captured deliveries, 3 skipped')
+      expect(target.handled).toEqual(['gesture:u_first', 'gesture:u_controls', 'gesture:u_last'])
     } finally {
       await target.close()
     }

@@ -106,9 +106,9 @@ export class InvalidRequestError extends RinghookApiError {
   override readonly kind = 'invalid_request'
 }
 
-/** @deprecated Renamed {@link InvalidRequestError} (kind `'invalid_request'`); kept as an alias until 0.3.0. */
+/** @deprecated Renamed {@link InvalidRequestError} (kind `'invalid_request'`); removed in 0.3.0. */
 export const BadRequestError = InvalidRequestError
-/** @deprecated Renamed {@link InvalidRequestError}; kept as an alias until 0.3.0. */
+/** @deprecated Renamed {@link InvalidRequestError}; removed in 0.3.0. */
 export type BadRequestError = InvalidRequestError
 
 /** 401: the API key is missing, wrong or revoked. */
@@ -156,9 +156,9 @@ export class RateLimitedError extends RinghookApiError {
   }
 }
 
-/** @deprecated Renamed {@link RateLimitedError} (kind `'rate_limited'`); kept as an alias until 0.3.0. */
+/** @deprecated Renamed {@link RateLimitedError} (kind `'rate_limited'`); removed in 0.3.0. */
 export const TooManyRequestsError = RateLimitedError
-/** @deprecated Renamed {@link RateLimitedError}; kept as an alias until 0.3.0. */
+/** @deprecated Renamed {@link RateLimitedError}; removed in 0.3.0. */
 export type TooManyRequestsError = RateLimitedError
 
 /** 5xx: the service failed. Never retried for triggers, which may already have vibed. */

@@ -50,7 +50,25 @@ export {
 export type { EventsApi, ResponseOptions, WaitOptions } from './events.js'
 export type { InstallList, InstallsApi } from './installs.js'
 export type { ClientAttempt, ClientInstrumentation, LimiterWait } from './instrumentation.js'
-export { createRateLimiter, type RateLimiter, type RateLimitOptions, type WindowLimit } from './limiter.js'
+export type {
+  LimitRules,
+  LimitScope,
+  LimitStore,
+  RefusedSlot,
+  RestoredGrant,
+  TakenSlot,
+  TakeRequest,
+  TakeResult,
+} from './limit-store.js'
+export {
+  createRateLimiter,
+  type FallbackShare,
+  type FleetRateLimiter,
+  type RateLimiter,
+  type RateLimitOptions,
+  type WindowLimit,
+} from './limiter.js'
+export { createMemoryLimitStore } from './memory-limit-store.js'
 export type { ClientOptions } from './options.js'
 export type { RetryOptions } from './retry.js'
 export type { TriggerInput, TriggerWithVibe, VibeLike } from './trigger-input.js'

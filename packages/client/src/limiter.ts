@@ -1,15 +1,24 @@
-import { RinghookConfigError } from '@ringhook/core'
+import { type Logger, RinghookConfigError } from '@ringhook/core'
+import { consoleLogger } from '@ringhook/core/internal'
 import { RATE_LIMITS } from '@ringhook/core/api'
 import { type Clock, systemClock } from './clock.js'
 import { LocalRateLimitError } from './errors.js'
+import { FallbackStore } from './fallback-store.js'
+import type { LimitRules, LimitScope, LimitStore, WindowLimit } from './limit-store.js'
+import { MemoryLimitStore } from './memory-limit-store.js'
 
-/** At most `limit` events in any `windowMs`. */
-export interface WindowLimit {
-  /** How many. */
-  limit: number
-  /** The window's length, milliseconds. */
-  windowMs: number
-}
+export type { WindowLimit } from './limit-store.js'
+
+/** This instance's part of the limits while a shared store is unreachable. */
+export type FallbackShare =
+  | {
+      /** How many instances share the key: each takes `1 / fleetSize` of each limit. */
+      fleetSize: number
+    }
+  | {
+      /** The fraction of each limit this instance takes, in (0, 1]. */
+      share: number
+    }
 
 /**
  * The client-side limiter (the `rateLimit` option), which keeps requests under the service's limits
@@ -24,6 +33,20 @@ export interface RateLimitOptions {
   vibesPerUser?: WindowLimit | false
   /** In `wait` mode, fail instead when the wait would be longer than this. Default: never. */
   maxWaitMs?: number
+  /**
+   * Where the counts live. Default: this process's memory. A shared store (`createRedisLimitStore`
+   * from `@ringhook/redis`) makes every instance using it count together.
+   */
+  store?: LimitStore
+  /** With a shared store, required: this instance's part of the limits while the store is down. */
+  fallback?: FallbackShare
+  /**
+   * Added to each window, so that a request given the last slot of a window never reaches the
+   * service inside it, whatever the network's jitter. Default 0 in memory, 1000 with a shared store.
+   */
+  marginMs?: number
+  /** Where a shared store's fall and return are logged. Default: the console. */
+  logger?: Logger
   /** Injectable time for tests. */
   clock?: Clock
 }
@@ -32,31 +55,16 @@ export interface RateLimitOptions {
 export interface RateLimiter {
   /** Takes a slot for one request; `user` is set for triggers. Waits or throws per `mode`. */
   acquire(user?: string, signal?: AbortSignal): Promise<void>
+  /** Takes one of the user's vibes now, never waiting: `false` when none is left (a gesture reply's vibe). */
+  takeVibe?(appId: string, userAppId: string): Promise<boolean>
+  /** How many vibes the user may still be sent now. */
+  vibesLeft?(appId: string, userAppId: string): Promise<number>
+  /** Holds the key's (or the user's) slots for `ms`, for every instance sharing the store: the service said 429. */
+  pause?(scope: LimitScope, user: string | undefined, ms: number): Promise<void>
 }
 
-/** Times of the events in the last window, oldest first. */
-class SlidingWindow {
-  readonly #stamps: number[] = []
-  constructor(readonly rule: WindowLimit) {}
-
-  /** Milliseconds until one more event fits; 0 when it fits now. */
-  waitFor(now: number): number {
-    while (this.#stamps.length > 0 && (this.#stamps[0] as number) <= now - this.rule.windowMs) this.#stamps.shift()
-    if (this.#stamps.length < this.rule.limit) return 0
-    return (this.#stamps[this.#stamps.length - this.rule.limit] as number) + this.rule.windowMs - now
-  }
-
-  record(now: number): void {
-    this.#stamps.push(now)
-  }
-
-  isIdle(now: number): boolean {
-    this.waitFor(now) // prunes expired stamps
-    return this.#stamps.length === 0
-  }
-}
-
-const MAX_IDLE_USERS = 1000
+/** The limiter {@link createRateLimiter} returns: every method present. */
+export type FleetRateLimiter = Required<RateLimiter>
 
 /**
  * A sliding-window limiter: no window of `windowMs` ever holds more than `limit` requests,
@@ -66,53 +74,74 @@ const MAX_IDLE_USERS = 1000
  * const limiter = createRateLimiter({ mode: 'fail' })
  * await limiter.acquire('app_1/user-1') // throws LocalRateLimitError when a limit is reached
  */
-export function createRateLimiter(options: RateLimitOptions = {}): RateLimiter {
+export function createRateLimiter(options: RateLimitOptions = {}): FleetRateLimiter {
   const clock = options.clock ?? systemClock
   const mode = options.mode ?? 'wait'
-  const maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY
-  const keyRule = options.requestsPerKey === undefined ? RATE_LIMITS.requestsPerKey : options.requestsPerKey
-  const userRule = options.vibesPerUser === undefined ? RATE_LIMITS.vibesPerUser : options.vibesPerUser
-  for (const rule of [keyRule, userRule]) {
-    if (rule && !(rule.limit >= 1 && rule.windowMs > 0))
-      throw new RinghookConfigError('A rate limit needs limit >= 1 and windowMs > 0')
+  const maxWaitMs = mode === 'fail' ? 0 : (options.maxWaitMs ?? Number.POSITIVE_INFINITY)
+  const given = options.store ?? new MemoryLimitStore(clock)
+  const margin = options.marginMs ?? (given.shared ? 1000 : 0)
+  const rules: LimitRules = {
+    key: widen(options.requestsPerKey === undefined ? RATE_LIMITS.requestsPerKey : options.requestsPerKey, margin),
+    user: widen(options.vibesPerUser === undefined ? RATE_LIMITS.vibesPerUser : options.vibesPerUser, margin),
   }
-  const keyWindow = keyRule ? new SlidingWindow(keyRule) : undefined
-  const users = new Map<string, SlidingWindow>()
-
-  const userWindow = (user: string | undefined): SlidingWindow | undefined => {
-    if (!userRule || user === undefined) return undefined
-    let window = users.get(user)
-    if (!window) {
-      if (users.size >= MAX_IDLE_USERS) forgetIdle(users, clock.now())
-      window = new SlidingWindow(userRule)
-      users.set(user, window)
-    }
-    return window
-  }
+  const store = given.shared ? withFallback(given, rules, options, clock) : given
+  const vibeRules: LimitRules = { key: false, user: rules.user }
+  const ids = { instance: globalThis.crypto.randomUUID(), next: 0 }
+  const ticket = () => `${ids.instance}:${ids.next++}`
 
   return {
     async acquire(user, signal) {
-      const perUser = userWindow(user)
+      const request = { ticket: ticket(), user, rules, maxWaitMs }
       for (;;) {
         signal?.throwIfAborted()
-        const now = clock.now()
-        const keyWait = keyWindow?.waitFor(now) ?? 0
-        const userWait = perUser?.waitFor(now) ?? 0
-        const wait = Math.max(keyWait, userWait)
-        if (wait <= 0) {
-          keyWindow?.record(now)
-          perUser?.record(now)
-          return
+        const result = await store.take(request)
+        if (result.ok) return
+        if (result.waitMs > maxWaitMs) throw new LocalRateLimitError(result.scope, Math.ceil(result.waitMs))
+        try {
+          await clock.sleep(result.waitMs, signal)
+        } catch (error) {
+          await store.leave(request.ticket)
+          throw error
         }
-        if (mode === 'fail' || wait > maxWaitMs)
-          throw new LocalRateLimitError(keyWait >= userWait ? 'key' : 'user', wait)
-        await clock.sleep(wait, signal)
       }
+    },
+    async takeVibe(appId, userAppId) {
+      if (!rules.user) return true
+      const result = await store.take({
+        ticket: ticket(),
+        user: `${appId}/${userAppId}`,
+        rules: vibeRules,
+        maxWaitMs: 0,
+      })
+      return result.ok
+    },
+    async vibesLeft(appId, userAppId) {
+      if (!rules.user) return Number.POSITIVE_INFINITY
+      return store.remaining(`${appId}/${userAppId}`, rules.user)
+    },
+    async pause(scope, user, ms) {
+      if (ms > 0) await store.pause(scope, user, ms)
     },
   }
 }
 
-/** Drops users with nothing in their window, so the map stays bounded by active users. */
-function forgetIdle(users: Map<string, SlidingWindow>, now: number): void {
-  for (const [user, window] of users) if (window.isIdle(now)) users.delete(user)
+function widen(rule: WindowLimit | false, marginMs: number): WindowLimit | false {
+  if (rule && !(rule.limit >= 1 && rule.windowMs > 0))
+    throw new RinghookConfigError('A rate limit needs limit >= 1 and windowMs > 0')
+  return rule && { limit: rule.limit, windowMs: rule.windowMs + marginMs }
+}
+
+function withFallback(store: LimitStore, rules: LimitRules, options: RateLimitOptions, clock: Clock): LimitStore {
+  const share = shareOf(options.fallback)
+  const logger = options.logger ?? consoleLogger({ component: 'rate-limiter' })
+  return new FallbackStore(store, rules, share, clock, logger)
+}
+
+function shareOf(fallback: FallbackShare | undefined): number {
+  const share = fallback === undefined ? Number.NaN : 'fleetSize' in fallback ? 1 / fallback.fleetSize : fallback.share
+  if (share > 0 && share <= 1) return share
+  throw new RinghookConfigError(
+    'A shared rate-limit store needs `fallback`: { fleetSize } (how many instances share the key) or { share } in (0, 1], ' +
+      'the part of each limit this instance keeps to while the store is unreachable',
+  )
 }

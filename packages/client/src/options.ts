@@ -1,5 +1,5 @@
 import { type Logger, RinghookConfigError } from '@ringhook/core'
-import { consoleLogger } from '@ringhook/core/adapter'
+import { consoleLogger } from '@ringhook/core/internal'
 import { type Clock, systemClock } from './clock.js'
 import type { DedupLinkOptions } from './dedup-link.js'
 import type { ClientInstrumentation } from './instrumentation.js'

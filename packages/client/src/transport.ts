@@ -6,6 +6,7 @@ import {
   InvalidResponseError,
   LocalRateLimitError,
   NetworkError,
+  RateLimitedError,
   type RequestInfo,
   TimeoutError,
   UnsendableRequestError,
@@ -67,6 +68,7 @@ export function createTransport(config: TransportConfig): Send {
       try {
         return await attemptOnce(config, spec, url, request, attempt)
       } catch (error) {
+        if (error instanceof RateLimitedError) await pauseAfter429(config, spec, error)
         const delay = retryDelay(error, attempt, config.retry, spec.retry)
         if (delay === undefined) throw error
         config.logger.info(
@@ -96,6 +98,24 @@ async function acquire(config: TransportConfig, spec: RequestSpec<z.ZodMiniType>
     throw error
   } finally {
     instrumentation.limiter({ endpoint: spec.endpoint, durationMs: clock.now() - started, refused })
+  }
+}
+
+/** Without a `Retry-After`, a 429 holds the limiter this long. */
+const DEFAULT_PAUSE_MS = 1000
+
+/**
+ * The service refused anyway (another client on the key, a limit it counts differently): every
+ * instance sharing the limiter holds off until `Retry-After`. A trigger's 429 is taken as the
+ * user's limit, any other request's as the key's: the service does not say which.
+ */
+async function pauseAfter429(config: TransportConfig, spec: RequestSpec<z.ZodMiniType>, error: RateLimitedError) {
+  const limiter = config.limiter
+  if (!limiter?.pause) return
+  try {
+    await limiter.pause(spec.user === undefined ? 'key' : 'user', spec.user, error.retryAfterMs ?? DEFAULT_PAUSE_MS)
+  } catch (cause) {
+    config.logger.warn({ error: String(cause) }, 'Could not pause the rate limiter after a 429')
   }
 }
 

@@ -69,6 +69,34 @@ describe('createRateLimiter', () => {
   })
 })
 
+describe('a gesture reply’s vibe', () => {
+  it('takes from the user’s budget without waiting, and never from the key’s', async () => {
+    const clock = fakeClock()
+    const limiter = createRateLimiter({
+      clock,
+      vibesPerUser: { limit: 2, windowMs: 60_000 },
+      requestsPerKey: { limit: 1, windowMs: 60_000 },
+    })
+    await limiter.acquire()
+    expect(await limiter.vibesLeft('app', 'alice')).toBe(2)
+    expect(await limiter.takeVibe('app', 'alice')).toBe(true)
+    expect(await limiter.vibesLeft('app', 'alice')).toBe(1)
+    expect(await limiter.takeVibe('app', 'alice')).toBe(true)
+    expect(await limiter.takeVibe('app', 'alice')).toBe(false)
+    expect(await limiter.vibesLeft('app', 'alice')).toBe(0)
+    expect(clock.sleeps).toEqual([])
+    // The replies used the user's budget: a trigger to her now fails.
+    const failing = createRateLimiter({
+      clock,
+      mode: 'fail',
+      requestsPerKey: false,
+      vibesPerUser: { limit: 1, windowMs: 60_000 },
+    })
+    await failing.takeVibe('app', 'bob')
+    await expect(failing.acquire('app/bob')).rejects.toMatchObject({ scope: 'user' })
+  })
+})
+
 describe('the limiter in the client', () => {
   const world = useWorld()
 
@@ -101,6 +129,30 @@ describe('the limiter in the client', () => {
     await world.client({ rateLimit: limiter }).vibes.patterns()
     await world.client({ rateLimit: limiter }).vibes.patterns()
     await expect(world.client({ rateLimit: limiter }).vibes.patterns()).rejects.toBeInstanceOf(LocalRateLimitError)
+  })
+
+  it('pauses the key after a 429, until its Retry-After, for every client sharing the limiter', async () => {
+    const limiter = createRateLimiter({ clock: world.clock, requestsPerKey: { limit: 100, windowMs: 60_000 } })
+    world.fixture.inject({ status: 429, body: '', headers: { 'retry-after': '7' } })
+    await expect(world.client({ rateLimit: limiter, retry: false }).vibes.patterns()).rejects.toBeInstanceOf(
+      RateLimitedError,
+    )
+    await world.client({ rateLimit: limiter }).users.list(APP)
+    expect(world.clock.sleeps).toEqual([7000])
+  })
+
+  it('pauses only the user after a trigger’s 429', async () => {
+    const limiter = createRateLimiter({ clock: world.clock, mode: 'fail' })
+    world.fixture.inject({ status: 429, body: '', headers: { 'retry-after': '3' } })
+    const client = world.client({ rateLimit: limiter, retry: false })
+    await expect(client.vibes.trigger(tap)).rejects.toBeInstanceOf(RateLimitedError)
+    await expect(client.vibes.trigger(tap)).rejects.toMatchObject({
+      name: 'LocalRateLimitError',
+      scope: 'user',
+      retryAfterMs: 3000,
+    })
+    expect(await limiter.vibesLeft(APP, ALICE)).toBe(0)
+    await client.users.list(APP)
   })
 
   it('is off unless asked for; true means the service’s limits', async () => {

@@ -7,7 +7,7 @@
  */
 export { type Capture, type CaptureStats, createCapture } from './capture/capture.js'
 export { type CaptureFilter, matchesCapture } from './capture/filter.js'
-export { type CaptureOptions, DEFAULT_CAPTURE_BYTES } from './capture/options.js'
+export { type CaptureOptions, DEFAULT_CAPTURE_BYTES, type UnauthenticatedLimits } from './capture/options.js'
 export { hashValue, type PersonalAction, type PersonalFields } from './capture/personal.js'
 export {
   CAPTURE_FORMAT_VERSION,

@@ -1,6 +1,7 @@
 /**
  * For dedup store authors, and apps that size the default one: the `DedupStore` contract a store
- * implements, the key the receiver claims, and the in-process memory store (`createMemoryStore`).
+ * implements, the key the receiver claims, and the in-process memory store (`createMemoryStore`);
+ * and the vibe budget a receiver's gesture replies spend (option `limits`).
  *
  * @packageDocumentation
  */
@@ -12,3 +13,9 @@ export {
   type MemoryStoreOptions,
 } from './dedup/memory-store.js'
 export type { ClaimResult, DedupStore, StoredReply } from './dedup/store.js'
+export type {
+  ReplyLimitOptions,
+  ReplyLimitStats,
+  VibeBudget,
+  WhenVibesSpent,
+} from './receiver/vibe-budget.js'

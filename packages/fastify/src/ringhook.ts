@@ -1,5 +1,6 @@
 import { type Receiver, RinghookConfigError } from '@ringhook/core'
-import { beginArrival, bodyConsumed, closesConnection, readsBody, type WebhookRequest } from '@ringhook/core/adapter'
+import { bodyConsumed, closesConnection, type WebhookRequest } from '@ringhook/core/adapter'
+import { beginArrival, readsBody } from '@ringhook/core/internal'
 import { ReadBody, StreamBody, toWebhookRequest as toNodeWebhookRequest } from '@ringhook/node'
 import type { FastifyContentTypeParser, FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify'
 

@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createReceiver, type Logger, type ReceiverOptions, vibe } from '@ringhook/core'
+import { type CapturedDelivery, createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 import { H3, readBody, toNodeHandler } from 'h3'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -67,6 +68,23 @@ async function serve(app: H3): Promise<string> {
 }
 
 describe('h3 v2', () => {
+  it('captures a delivery with its signature and credentials redacted', async () => {
+    const records: CapturedDelivery[] = []
+    const capture = createCapture({ sink: { write: (batch) => void records.push(...batch) } })
+    const { receiver } = gestureReceiver({ capture })
+    const app = new H3().post('/webhooks', ringhook(receiver))
+    const delivery = await signedGesture()
+    const headers = { ...delivery.headers, authorization: 'Bearer sk_live_secret' }
+    expect((await fetch(`${await serve(app)}/webhooks`, { ...delivery, headers })).status).toBe(200)
+    await capture.flush()
+    expect(records).toHaveLength(1)
+    expect(records[0]?.request.headers).toMatchObject({
+      'x-service-signature': '[redacted]',
+      authorization: '[redacted]',
+    })
+    expect(JSON.stringify(records)).not.toContain(delivery.headers['x-service-signature'])
+  })
+
   it("answers a gesture with its vibe when mounted with app.post('/webhooks')", async () => {
     const { receiver, handled } = gestureReceiver()
     const app = new H3().post('/webhooks', ringhook(receiver))

@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { createReceiver, type Logger, type RinghookError, vibe } from '@ringhook/core'
+import { type CapturedDelivery, createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
 import { Hono } from 'hono'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -151,5 +152,29 @@ describe('on @hono/node-server', () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual(VIBE)
     expect(await (await fetch(`${base}/health`)).text()).toBe('ok')
+  })
+
+  it('captures a delivery with its signature and credentials redacted', async () => {
+    const records: CapturedDelivery[] = []
+    const capture = createCapture({ sink: { write: (batch) => void records.push(...batch) } })
+    const receiver = createReceiver({ secret: SECRET, logger: recordingLogger().logger, capture })
+    receiver.on('gesture', () => vibe('tap'))
+    const app = new Hono()
+    app.post('/webhooks', ringhook(receiver))
+    const server = createAdaptorServer({ fetch: app.fetch })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    close = () => server.close()
+    const delivery = await signedGesture()
+    const headers = { ...delivery.headers, authorization: 'Bearer sk_live_secret' }
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`
+    expect((await fetch(url, { ...delivery, headers })).status).toBe(200)
+    await capture.flush()
+    expect(records).toHaveLength(1)
+    expect(records[0]?.request.headers).toMatchObject({
+      'x-service-signature': '[redacted]',
+      authorization: '[redacted]',
+    })
+    expect(JSON.stringify(records)).not.toContain(delivery.headers['x-service-signature'])
   })
 })

@@ -2,10 +2,10 @@ import {
   type BodyReader,
   type BodyResult,
   bodyConsumed,
-  bodyDeadlines,
   type HeaderInput,
   type WebhookRequest,
 } from '@ringhook/core/adapter'
+import { bodyDeadlines } from '@ringhook/core/internal'
 
 /** What ringhook reads from a Node-style request (node:http, Connect, Express). Duck-typed: no Node types. */
 export interface NodeStyleRequest extends NodeReadable {

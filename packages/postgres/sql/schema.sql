@@ -3,7 +3,8 @@
 -- run it yourself (psql -f, or your migration tool) if you prefer. Safe to run again.
 
 CREATE TABLE IF NOT EXISTS ringhook_dedup (
-  -- The receiver's delivery key (at most 256 characters), or a job's idempotency key.
+  -- The receiver's delivery key (at most 256 characters), or a job's idempotency key; a key with a
+  -- NUL or over 2 KiB is written as its SHA-256 (sha256:<hex>).
   key text PRIMARY KEY,
   -- The claim's owner: complete and release act only with it.
   token text NOT NULL,

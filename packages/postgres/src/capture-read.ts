@@ -1,5 +1,5 @@
 import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
-import { DEFAULT_CAPTURE_TABLE } from './capture-sink.js'
+import { columnText, DEFAULT_CAPTURE_TABLE } from './capture-sink.js'
 import type { Queryable } from './client.js'
 import { tableOf } from './table.js'
 
@@ -62,9 +62,11 @@ export async function readPostgresCaptures(options: ReadPostgresCapturesOptions)
     return `$${values.length}`
   }
   const where: string[] = []
-  if (filter.event !== undefined) where.push(`event = ANY(${param(list(filter.event))}::text[])`)
-  if (filter.outcome !== undefined) where.push(`outcome = ANY(${param(list(filter.outcome))}::text[])`)
-  if (filter.id !== undefined) where.push(`id = ANY(${param(list(filter.id))}::text[])`)
+  // As the sink wrote the columns: a NUL as U+FFFD.
+  const texts = (value: string | readonly string[]) => param(list(value).map(columnText))
+  if (filter.event !== undefined) where.push(`event = ANY(${texts(filter.event)}::text[])`)
+  if (filter.outcome !== undefined) where.push(`outcome = ANY(${texts(filter.outcome)}::text[])`)
+  if (filter.id !== undefined) where.push(`id = ANY(${texts(filter.id)}::text[])`)
   for (const [bound, operator] of [
     [filter.since, '>='],
     [filter.until, '<'],
@@ -83,7 +85,7 @@ export async function readPostgresCaptures(options: ReadPostgresCapturesOptions)
   return (rows as { id: string; record: unknown }[]).map((row) => recordOf(capturedDeliverySchema, table, row))
 }
 
-/** A row's record, checked. */
+/** A row's record, checked: a jsonb string is the record's JSON, as the sink stores text jsonb refuses. */
 function recordOf(schema: RecordSchema, table: string, row: { id: string; record: unknown }): CapturedDelivery {
   let json = row.record
   if (typeof json === 'string') {

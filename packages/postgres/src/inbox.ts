@@ -8,6 +8,7 @@ import type { ClientOf, PooledClient, PoolLike } from './client.js'
 import { PostgresStoreError } from './errors.js'
 import { HeldClaims } from './held-claims.js'
 import { milliseconds, type PostgresStoreOptions, resolveOptions } from './options.js'
+import { storedKey } from './stored-key.js'
 import { sweeper } from './sweep.js'
 import type { Table } from './table.js'
 import { describe, withTimeout } from './timeout.js'
@@ -97,7 +98,7 @@ export function createPostgresInbox<Pool extends PoolLike>(
     // Not this process's claim, or one that lapsed: another owns the key now, or nobody does.
     const entry = held.get(key, token)
     if (!entry) return
-    const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
+    const values = [storedKey(key), token, reply.status, reply.body, milliseconds(ttlMs), null]
     if (entry.state === 'committed') {
       held.forget(key)
       const done = entry.committed
@@ -177,7 +178,14 @@ function inboxHandler<Client extends PooledClient, Event extends { event: string
     // gesture's vibe is checked and written by the receiver: copies wait for it (409) meanwhile.
     const due = event.event === 'gesture' && value !== undefined
     const reply = event.event === 'gesture' ? NO_VIBE : ACK
-    const values = [key, entry.token, reply.status, reply.body, completedTtlMs, due ? entry.inFlightTtlMs : null]
+    const values = [
+      storedKey(key),
+      entry.token,
+      reply.status,
+      reply.body,
+      completedTtlMs,
+      due ? entry.inFlightTtlMs : null,
+    ]
     try {
       await commit(entry.client, table, values)
     } catch (error) {
@@ -196,7 +204,7 @@ async function begin(client: PooledClient, table: Table, key: string, token: str
   // The in-flight ttl as the server's own limit: a transaction left idle that long (its process hung,
   // or died without its connection closing) is ended by Postgres, which frees the delivery.
   await client.query(`BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${ttlMs}`)
-  const { rows } = await client.query(table.lockAndClaim, [key, token, ttlMs])
+  const { rows } = await client.query(table.lockAndClaim, [storedKey(key), token, ttlMs])
   return toClaim(rows[0] as ClaimRow | undefined, token)
 }
 

@@ -3,6 +3,7 @@ import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core/store'
 import { type ClaimRow, toClaim } from './claim-row.js'
 import type { PoolLike } from './client.js'
 import { milliseconds, type PostgresStoreOptions, resolveOptions } from './options.js'
+import { storedKey } from './stored-key.js'
 import { sweeper } from './sweep.js'
 import { withTimeout } from './timeout.js'
 
@@ -29,7 +30,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
   const sweep = sweeper(pool, table.sweep, sweepEvery, sweepLimit)
 
   const release = async (key: string, token: string): Promise<void> => {
-    await withTimeout(pool.query(table.release, [key, token]), timeoutMs, 'release')
+    await withTimeout(pool.query(table.release, [storedKey(key), token]), timeoutMs, 'release')
   }
 
   return {
@@ -37,7 +38,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       const token = randomUUID()
       sweep()
       const pending = pool
-        .query(table.claim, [key, token, milliseconds(inFlightTtlMs)])
+        .query(table.claim, [storedKey(key), token, milliseconds(inFlightTtlMs)])
         .then(({ rows }) => toClaim(rows[0] as ClaimRow | undefined, token))
       // A claim that timed out (waiting for a connection of an exhausted pool, say) may still be
       // made later. Left alone it would turn the service's retries away for its whole ttl: it is
@@ -47,7 +48,7 @@ export function createPostgresStore(options: PostgresStoreOptions): PostgresStor
       })
     },
     async complete(key, token, reply, ttlMs) {
-      const values = [key, token, reply.status, reply.body, milliseconds(ttlMs), null]
+      const values = [storedKey(key), token, reply.status, reply.body, milliseconds(ttlMs), null]
       await withTimeout(pool.query(table.complete, values), timeoutMs, 'complete')
     },
     release,

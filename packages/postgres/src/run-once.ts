@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { RinghookConfigError } from '@ringhook/core'
 import type { ClientOf, PoolLike } from './client.js'
 import { milliseconds } from './options.js'
+import { storedKey } from './stored-key.js'
 import { tableOf } from './table.js'
 
 /** Seven days: longer than any retry schedule, and than most replays come after a failure. */
@@ -50,13 +51,14 @@ export async function runOnce<Pool extends PoolLike, Result>(
     await client.query('BEGIN')
     // The record is taken first: a concurrent run of the same key waits here for this transaction.
     const token = randomUUID()
-    const { rows } = await client.query(table.claim, [key, token, milliseconds(ttlMs)])
+    const row = storedKey(key)
+    const { rows } = await client.query(table.claim, [row, token, milliseconds(ttlMs)])
     if ((rows[0] as { claimed?: boolean } | undefined)?.claimed !== true) {
       await client.query('ROLLBACK')
       return { applied: false }
     }
     const value = await fn(client)
-    await client.query(table.complete, [key, token, 200, '', milliseconds(ttlMs), null])
+    await client.query(table.complete, [row, token, 200, '', milliseconds(ttlMs), null])
     await client.query('COMMIT')
     return { applied: true, value }
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
-import { DEFAULT_CAPTURE_STREAM } from './capture-sink.js'
+import { DEFAULT_CAPTURE_STREAM, unauthenticatedStream } from './capture-sink.js'
 
 /** The command {@link readRedisCaptures} needs, in ioredis' shape: an ioredis `Redis` or `Cluster` is one as it is. */
 export interface RedisStreamReader {
@@ -41,8 +41,9 @@ type RecordSchema = typeof import('@ringhook/core/capture').capturedDeliverySche
 const PAGE = 1000
 
 /**
- * Reads the captured deliveries a stream written by {@link redisCaptureSink} holds, oldest first,
- * keeping those that match the filter: the records for `replay()` from `@ringhook/capture`. The
+ * Reads the captured deliveries a stream written by {@link redisCaptureSink} holds, with its stream
+ * of unauthenticated deliveries, by arrival, keeping those that match the filter: the records for
+ * `replay()` from `@ringhook/capture`. The
  * stream is read with `XRANGE`, a page of entries at a time, and every entry is checked against the
  * record's schema, filtered out or not: an entry that is not a captured delivery throws
  * {@link RedisCaptureError} naming it.
@@ -58,19 +59,42 @@ export async function readRedisCaptures(options: ReadRedisCapturesOptions): Prom
   if (count !== undefined && !(Number.isInteger(count) && count > 0))
     throw new TypeError(`readRedisCaptures: \`count\` must be a positive integer, got ${String(count)}`)
   const stream = options.stream ?? DEFAULT_CAPTURE_STREAM
+  const limit = count ?? Number.POSITIVE_INFINITY
+  // The oldest `limit` of both are among the oldest `limit` of each.
+  const authentic = await readStream(client, stream, filter, limit)
+  const strangers = await readStream(client, unauthenticatedStream(stream), filter, limit)
+  return inWriteOrder(authentic, strangers)
+    .slice(0, limit)
+    .map((entry) => entry.record)
+}
+
+/** A record, the millisecond its entry was written, and the sink's count of records then. */
+interface Entry {
+  ms: bigint
+  n: number
+  record: CapturedDelivery
+}
+
+/** One stream's records that match, oldest first, up to `limit`. */
+async function readStream(
+  client: RedisStreamReader,
+  stream: string,
+  filter: CaptureFilter,
+  limit: number,
+): Promise<Entry[]> {
   // Loaded when reading, not with the package: a dedup store's cold start does not build the record's schema.
   const { capturedDeliverySchema, matchesCapture } = await import('@ringhook/core/capture')
-  const limit = count ?? Number.POSITIVE_INFINITY
   // Without a filter every entry is kept: ask for no more than are still wanted.
   const filtered = Object.values(filter).some((value) => value !== undefined)
-  const records: CapturedDelivery[] = []
+  const records: Entry[] = []
   let start = '-'
   while (records.length < limit) {
     const size = filtered ? PAGE : Math.min(PAGE, limit - records.length)
     const entries = await client.xrange(stream, start, '+', 'COUNT', size)
     for (const [id, fields] of entries) {
       const record = recordOf(capturedDeliverySchema, stream, id, fields)
-      if (matchesCapture(record, filter)) records.push(record)
+      if (matchesCapture(record, filter))
+        records.push({ ms: BigInt(id.slice(0, id.indexOf('-'))), n: countOf(fields), record })
       if (records.length >= limit) break
     }
     const last = entries.at(-1)
@@ -78,6 +102,35 @@ export async function readRedisCaptures(options: ReadRedisCapturesOptions): Prom
     start = after(last[0])
   }
   return records
+}
+
+/**
+ * The entries of two streams in the order they were written: by the millisecond of their ids, which
+ * Redis gives from its own clock, then by the count the sink wrote beside each.
+ */
+function inWriteOrder(first: Entry[], second: Entry[]): Entry[] {
+  if (second.length === 0) return first
+  const out: Entry[] = []
+  let i = 0
+  let j = 0
+  while (i < first.length || j < second.length) {
+    const a = first[i]
+    const b = second[j]
+    if (b !== undefined && (a === undefined || b.ms < a.ms || (b.ms === a.ms && b.n < a.n))) {
+      out.push(b)
+      j++
+    } else {
+      out.push(a as Entry)
+      i++
+    }
+  }
+  return out
+}
+
+/** The sink's count written beside a record (`n`); 0 for an entry written without one. */
+function countOf(fields: readonly string[]): number {
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === 'n') return Number(fields[i + 1]) || 0
+  return 0
 }
 
 /** The record an entry holds in its `record` field, checked. */

@@ -57,16 +57,26 @@ const isNoScript = (error: unknown): boolean => error instanceof Error && error.
  * Runs a script by its SHA1, sending the source only when this Redis has not cached it yet
  * (first use, after a restart or a SCRIPT FLUSH).
  */
-export async function runScript(
+export function runScript(
   client: RedisScriptClient,
   script: RedisScript,
   key: string,
   args: string[],
 ): Promise<unknown> {
+  return runScriptOn(client, script, [key], args)
+}
+
+/** {@link runScript} over several keys (all in one Cluster slot: the caller tags them). */
+export async function runScriptOn(
+  client: RedisScriptClient,
+  script: RedisScript,
+  keys: readonly string[],
+  args: readonly string[],
+): Promise<unknown> {
   try {
-    return await client.evalsha(script.sha1, 1, key, ...args)
+    return await client.evalsha(script.sha1, keys.length, ...keys, ...args)
   } catch (error) {
     if (!isNoScript(error)) throw error
-    return client.eval(script.source, 1, key, ...args)
+    return client.eval(script.source, keys.length, ...keys, ...args)
   }
 }

@@ -1,5 +1,6 @@
 /**
- * A dedup store on Redis, for receivers that run as several instances behind a load balancer, and
+ * A dedup store on Redis, for receivers that run as several instances behind a load balancer, a
+ * rate-limit store that keeps the service's limits for the whole fleet, and
  * a Redis stream for captured deliveries: a sink writing them, and a reader for replay.
  *
  * @packageDocumentation
@@ -17,6 +18,7 @@ export {
   type RedisCaptureSinkOptions,
   type RedisStreamClient,
   redisCaptureSink,
+  unauthenticatedStream,
 } from './capture-sink.js'
 export {
   fromNodeRedis,
@@ -25,6 +27,12 @@ export {
   type RedisScriptClient,
 } from './client.js'
 export { RedisStoreError, type RedisStoreOperation } from './errors.js'
+export {
+  createRedisLimitStore,
+  DEFAULT_LIMITS_PREFIX,
+  RedisLimitStoreError,
+  type RedisLimitStoreOptions,
+} from './limit-store.js'
 export {
   createRedisStore,
   DEFAULT_COMMAND_TIMEOUT_MS,

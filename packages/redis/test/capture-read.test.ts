@@ -50,7 +50,7 @@ describe('readRedisCaptures on the shared Redis', () => {
         },
       },
     })
-    expect(calls).toEqual(['ringhook:captures'])
+    expect(calls).toEqual(['ringhook:captures', 'ringhook:captures:unauthenticated'])
   })
 
   it('keeps what the filter keeps, as matchesCapture (and readCaptures) does', async () => {
@@ -102,13 +102,13 @@ describe('readRedisCaptures on the shared Redis', () => {
     }
 
     expect(await readRedisCaptures({ client: counting, stream: key })).toEqual(all)
-    expect(pages).toEqual([1000, 1000, 345])
+    expect(pages).toEqual([1000, 1000, 345, 0]) // the last: the unauthenticated stream, empty
 
     pages.length = 0
     expect((await readRedisCaptures({ client: counting, stream: key, count: 1500 })).map((r) => r.id)).toEqual(
       all.slice(0, 1500).map((r) => r.id),
     )
-    expect(pages).toEqual([1000, 500])
+    expect(pages).toEqual([1000, 500, 0])
 
     const failed = await readRedisCaptures({
       client: shared.redis,

@@ -1,7 +1,7 @@
 import { createReceiver, silentLogger, vibe } from '@ringhook/core'
 import { capturedDeliverySchema, createCapture } from '@ringhook/core/capture'
 import { signWebhook } from '@ringhook/core/signature'
-import { redisCaptureSink } from '@ringhook/redis'
+import { readRedisCaptures, redisCaptureSink, unauthenticatedStream } from '@ringhook/redis'
 import { describe, expect, it } from 'vitest'
 import { sharedRedisWithKeys } from '../../../test/redis/support/redis.js'
 
@@ -35,13 +35,18 @@ describe('redisCaptureSink on the shared Redis', () => {
     await deliver(receiver, gesture(2), 'whsec_wrong')
     await capture.flush()
 
-    const entries = await shared.redis.xrange(key, '-', '+')
+    // The forgery's record is in a stream of its own.
+    const entries = [
+      ...(await shared.redis.xrange(key, '-', '+')),
+      ...(await shared.redis.xrange(unauthenticatedStream(key), '-', '+')),
+    ]
     expect(entries).toHaveLength(2)
     const fields = entries.map(([, values]) => Object.fromEntries(pairs(values)))
     expect(fields.map((f) => [f.event, f.outcome])).toEqual([
       ['gesture', 'accepted'],
       ['', 'refused'],
     ])
+    expect(unauthenticatedStream(key)).toBe(`${key}:unauthenticated`)
     const first = capturedDeliverySchema.parse(JSON.parse(fields[0]?.record as string))
     expect(first.answer.body).toBe(accepted.body)
     expect(first.request.body).not.toContain('person_1')
@@ -58,6 +63,26 @@ describe('redisCaptureSink on the shared Redis', () => {
     expect(capture.stats().written).toBe(600)
     // MAXLEN ~ trims whole nodes of the stream (100 entries by default): far fewer than 600 remain.
     expect(await shared.redis.xlen(key)).toBeLessThanOrEqual(110)
+  })
+
+  it('trims unauthenticated deliveries apart: however many come, authentic records stay', async () => {
+    const key = stream()
+    const sink = redisCaptureSink({ client: shared.redis, key, maxLength: 1000, unauthenticated: { maxLength: 10 } })
+    // Every forgery let through (10 a second by default), to fill their stream.
+    const capture = createCapture({ sink, logger: silentLogger, batchSize: 50, unauthenticated: { perSecond: 10_000 } })
+    const receiver = createReceiver({ secret, logger: silentLogger, capture })
+    await deliver(receiver, gesture(1))
+    for (let n = 0; n < 600; n++) await deliver(receiver, gesture(1000 + n), 'whsec_wrong')
+    await deliver(receiver, gesture(2))
+    await capture.flush()
+    expect(capture.stats().written).toBe(602)
+    expect(await shared.redis.xlen(key)).toBe(2)
+    expect(await shared.redis.xlen(unauthenticatedStream(key))).toBeLessThanOrEqual(110)
+    const read = await readRedisCaptures({ client: shared.redis, stream: key })
+    expect(read.filter((record) => record.authentic).map((record) => record.answer.status)).toEqual([200, 200])
+    // By the order written: the first genuine one, the forgeries kept, the second genuine one.
+    expect(read[0]?.authentic).toBe(true)
+    expect(read.at(-1)?.authentic).toBe(true)
   })
 
   it('refuses a client without xadd', () => {

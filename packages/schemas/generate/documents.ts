@@ -1,8 +1,8 @@
 import * as api from '@ringhook/core/api'
+import { EVENT_NOTES } from '@ringhook/core/internal'
 import { EVENT_SCHEMAS, type Json, publishedSchema } from './json-schema.js'
 import { openApiDocument } from './openapi.js'
 import { signatureVectors } from './vectors.js'
-import { EVENT_DESCRIPTIONS } from './webhooks.js'
 
 /** Every file the package publishes, by its path in the package, with its content. */
 export function documents(): Map<string, Json> {
@@ -17,7 +17,7 @@ export function documents(): Map<string, Json> {
     ),
   )
   for (const [name, schema] of Object.entries(EVENT_SCHEMAS)) {
-    const description = EVENT_DESCRIPTIONS[name as api.EventName]
+    const description = EVENT_NOTES[name as api.EventName].about
     files.set(`json-schema/events/${name}.json`, publishedSchema(schema, `The \`${name}\` webhook`, description))
   }
   files.set(

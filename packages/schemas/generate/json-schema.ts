@@ -1,4 +1,5 @@
 import * as api from '@ringhook/core/api'
+import { EVENTS } from '@ringhook/core/internal'
 import * as z from 'zod'
 
 // One zod schema as a JSON Schema (draft 2020-12), through zod's public `z.toJSONSchema`. Refinements
@@ -25,16 +26,10 @@ export function embeddedSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'
   return rest
 }
 
-/** Each documented event's schema, by the event's name; the type makes a new event fail to compile here. */
-export const EVENT_SCHEMAS: Record<api.EventName, z.core.$ZodType> = {
-  gesture: api.gestureEventSchema,
-  'app.installed': api.appInstalledEventSchema,
-  'app.activated': api.appActivatedEventSchema,
-  'control.passive': api.controlPassiveEventSchema,
-  'app.deactivated': api.appDeactivatedEventSchema,
-  'app.uninstalled': api.appUninstalledEventSchema,
-  'notification.responded': api.notificationRespondedEventSchema,
-}
+/** Each documented event's schema, by the event's name, in the order of core's list of events. */
+export const EVENT_SCHEMAS = Object.fromEntries(
+  api.EVENT_NAMES.map((name): [api.EventName, z.core.$ZodType] => [name, EVENTS[name].zod()]),
+) as Record<api.EventName, z.core.$ZodType>
 
 /** A published JSON Schema file: the dialect, a title and what it is for first, then the schema. */
 export function publishedSchema(schema: z.core.$ZodType, title: string, description: string): JsonObject {

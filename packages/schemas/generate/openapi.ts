@@ -1,7 +1,8 @@
 import * as api from '@ringhook/core/api'
+import { EVENT_NOTES } from '@ringhook/core/internal'
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_PREFIX } from '@ringhook/core/signature'
 import { EVENT_SCHEMAS, embeddedSchemaOf, type JsonObject } from './json-schema.js'
-import { EVENT_DESCRIPTIONS, signingRules } from './webhooks.js'
+import { signingRules } from './webhooks.js'
 
 // The service as an OpenAPI 3.1 document: the /v1 API of spec sections 4, 5 and 7, and a webhook for
 // every event. Every body's schema comes from core's zod definitions; what is written here is what
@@ -176,7 +177,7 @@ function webhook(name: api.EventName): JsonObject {
   return {
     post: {
       operationId: `${name.replace(/[._](.)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
-      summary: EVENT_DESCRIPTIONS[name],
+      summary: EVENT_NOTES[name].about,
       description: signingRules(DEFAULT_TOLERANCE_SECONDS),
       // Authenticated by its signature headers, not by the API key.
       security: [],

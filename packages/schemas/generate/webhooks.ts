@@ -1,21 +1,8 @@
-import { type EventName, WEBHOOK_DELIVERY } from '@ringhook/core/api'
+import { WEBHOOK_DELIVERY } from '@ringhook/core/api'
 
-// What the zod schemas cannot say about a webhook delivery, written once: what each event means, how
-// it is signed and how the service retries it (spec sections 5, 6 and 8). The numbers come from the
-// core, which the receiver and the simulator use too.
-
-/** When the service sends each event (spec section 6). */
-export const EVENT_DESCRIPTIONS: Record<EventName, string> = {
-  gesture: 'The user performed a gesture on the ring while the app was active (control and device apps).',
-  'app.installed': 'The user added the app.',
-  'app.activated': 'The app became active (a control app selected in the hotbar, a device app’s ring mode on).',
-  'control.passive':
-    'The ring entered passive mode (screen locked, app backgrounded); gestures pause, vibes still work. Control apps only.',
-  'app.deactivated': 'The app is no longer active (the user switched to another control app, or ring mode off).',
-  'app.uninstalled': 'The user removed the app.',
-  'notification.responded':
-    'The user answered a vibe triggered with a response_config; `data` holds its `event_id` and the `response`.',
-}
+// What the zod schemas cannot say about a webhook delivery, written once: how it is signed and how the
+// service retries it (spec sections 5 and 8). The numbers come from the core, which the receiver and
+// the simulator use too; what each event means is in core's list of events (`EVENT_NOTES`).
 
 /** The service's delivery rules in seconds: the answer it waits for and the retries that follow. */
 export const DELIVERY = {

@@ -7,17 +7,9 @@
  *
  * @packageDocumentation
  */
-import appActivated from '../json-schema/events/app.activated.json' with { type: 'json' }
-import appDeactivated from '../json-schema/events/app.deactivated.json' with { type: 'json' }
-import appInstalled from '../json-schema/events/app.installed.json' with { type: 'json' }
-import appUninstalled from '../json-schema/events/app.uninstalled.json' with { type: 'json' }
-import controlPassive from '../json-schema/events/control.passive.json' with { type: 'json' }
-import gesture from '../json-schema/events/gesture.json' with { type: 'json' }
-import notificationResponded from '../json-schema/events/notification.responded.json' with { type: 'json' }
-import gestureReply from '../json-schema/gesture-reply.json' with { type: 'json' }
-import webhookEvent from '../json-schema/webhook-event.json' with { type: 'json' }
 import openapi from '../openapi.json' with { type: 'json' }
 import vectors from '../vectors/signatures.json' with { type: 'json' }
+import { schemaFiles } from './files.generated.js'
 
 /** A JSON value, as the documents are made of. */
 export type JsonValue = null | boolean | number | string | readonly JsonValue[] | JsonObject
@@ -35,17 +27,9 @@ export const openApiDocument: JsonObject = asJson(openapi)
  * The JSON Schemas (draft 2020-12) by name: `webhook-event` (any documented event), each event by its
  * name (`gesture`, `app.installed`, ...), and `gesture-reply`.
  */
-export const jsonSchemas: Readonly<Record<string, JsonObject>> = Object.freeze({
-  'webhook-event': asJson(webhookEvent),
-  gesture: asJson(gesture),
-  'app.installed': asJson(appInstalled),
-  'app.activated': asJson(appActivated),
-  'control.passive': asJson(controlPassive),
-  'app.deactivated': asJson(appDeactivated),
-  'app.uninstalled': asJson(appUninstalled),
-  'notification.responded': asJson(notificationResponded),
-  'gesture-reply': asJson(gestureReply),
-})
+export const jsonSchemas: Readonly<Record<string, JsonObject>> = Object.freeze(
+  Object.fromEntries(Object.entries(schemaFiles).map(([name, { content }]) => [name, asJson(content)])),
+)
 
 /** One case of {@link signatureVectors}. */
 export interface SignatureVector {
@@ -98,18 +82,13 @@ export interface PublishedDocument {
   readonly content: JsonObject
 }
 
-const schemaPath = (name: string): string =>
-  name === 'webhook-event' || name === 'gesture-reply' ? `json-schema/${name}.json` : `json-schema/events/${name}.json`
-
 /** Every published document, the OpenAPI document first. */
 export const documents: readonly PublishedDocument[] = Object.freeze([
   { name: 'openapi', path: '@ringhook/schemas/openapi.json', title: 'OpenAPI 3.1 document', content: openApiDocument },
-  ...Object.entries(jsonSchemas).map(([name, content]) => ({
-    name,
-    path: `@ringhook/schemas/${schemaPath(name)}`,
-    title: `JSON Schema: ${String(content.title)}`,
-    content,
-  })),
+  ...Object.entries(schemaFiles).map(([name, { path }]) => {
+    const content = jsonSchemas[name] as JsonObject
+    return { name, path: `@ringhook/schemas/${path}`, title: `JSON Schema: ${String(content.title)}`, content }
+  }),
   {
     name: 'signature-vectors',
     path: '@ringhook/schemas/vectors/signatures.json',

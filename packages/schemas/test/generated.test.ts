@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { documents, fileText } from '../generate/documents.js'
+import { ENTRY_MODULE, entryModule } from '../generate/entry-module.js'
 import { documents as published } from '../src/index.js'
 
 const root = join(import.meta.dirname, '..')
@@ -29,6 +30,13 @@ describe('the checked-in documents', () => {
       relative(root, join(root, file)),
     )
     expect(onDisk.sort()).toEqual([...generated.keys()].sort())
+  })
+
+  it(`${ENTRY_MODULE}, the entry's imports of them, is what the generator makes`, () => {
+    expect(
+      readFileSync(join(root, ENTRY_MODULE), 'utf8'),
+      `${ENTRY_MODULE} is stale: run pnpm --filter @ringhook/schemas generate`,
+    ).toBe(entryModule(generated.keys()))
   })
 
   it('are every one reachable from the package entry, under its file path', () => {

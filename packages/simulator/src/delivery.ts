@@ -1,4 +1,5 @@
 import type { WebhookEvent } from '@ringhook/core'
+import { readAnswer } from '@ringhook/core/internal'
 import { signWebhook } from '@ringhook/core/signature'
 import type { SimContext } from './context.js'
 import { type AttemptPlan, lostAcknowledgement, planAttempt } from './faults/attempt-plan.js'
@@ -10,6 +11,9 @@ import type { App, Attempt, AttemptOutcome, Delivery } from './model.js'
 import * as resources from './resources.js'
 
 const REPLY_LIMIT = 4096
+// How much of a receiver's answer is read at all: a reply is a few hundred bytes, and an endless
+// one (a misconfigured proxy, a stranger's host) must not fill the simulator's memory.
+const ANSWER_LIMIT = 64 * 1024
 
 /** Called with a delivered gesture's reply body; returns the id of the vibe it produced, if any. */
 export type ReplyHandler = (delivery: Delivery, body: string) => string | null
@@ -309,7 +313,7 @@ export class Deliveries {
         redirect: 'manual',
         signal: controller.signal,
       })
-      const text = await response.text()
+      const { text } = await readAnswer(response, ANSWER_LIMIT)
       const outcome = response.status >= 200 && response.status < 300 ? 'ok' : 'http_error'
       return { outcome, status: response.status, body: text, error: null, latency: latency() }
     } catch (error) {

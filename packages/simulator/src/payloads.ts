@@ -1,13 +1,11 @@
 import type { EventName, EventOf, WebhookEvent } from '@ringhook/core'
-import type { NotificationResponse } from '@ringhook/core/api'
+import type { EventSample } from '@ringhook/core/internal'
 import type { SimContext } from './context.js'
 import type { Install } from './model.js'
 
-type Extra<N extends EventName> = N extends 'gesture'
-  ? { gesture_type: string }
-  : N extends 'notification.responded'
-    ? { data: { event_id: string; response: NotificationResponse } }
-    : Record<string, never>
+/** An event's own fields, as core's list of events types them; an empty `data` may be left out. */
+type Extra<N extends EventName> = Omit<EventSample<N>, 'data'> &
+  ([keyof EventOf<N>['data']] extends [never] ? { data?: EventOf<N>['data'] } : { data: EventOf<N>['data'] })
 
 /** A webhook body for one install, fields in the spec's order; `external_user_id` only when linked. */
 export function webhookPayload<N extends EventName>(

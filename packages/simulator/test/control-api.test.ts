@@ -1,6 +1,6 @@
 import { apiErrorBodySchema } from '@ringhook/core/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App, Delivery, Install, Key, LogEntry, Notification, Snapshot, User, Vibe } from '../src/index.js'
+import type { App, Delivery, Install, Key, LogEntry, Notification, Snapshot, User, Vibe } from '../src/control-api.js'
 import { createSimulator } from '../src/index.js'
 import { startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 

@@ -1,14 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import {
-  type Delivery,
-  FAULT_NAMES,
-  FAULT_PROFILES,
-  type FaultName,
-  type FaultProfile,
-  type FaultSettings,
-  type ResendResult,
-  type SimReport,
-} from '../src/index.js'
+import type { Delivery, FaultName, FaultProfile, FaultSettings, ResendResult, SimReport } from '../src/control-api.js'
+import { FAULT_NAMES, FAULT_PROFILES } from '../src/index.js'
 import { startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 // The control API of faults, the report and resend: each route with the run's token, and refused without it.
@@ -96,6 +88,32 @@ describe('faults over the control API', () => {
     const report = await json<SimReport>(await world.control('/report'))
     expect(report).toMatchObject({ ok: true, counts: { total: 1, delivered: 1 } })
     expect(report.faults).toEqual([expect.objectContaining({ delivery_id: 'dlv_1', fault: 'duplicate', attempt: 1 })])
+  })
+})
+
+describe('the report over the control API', () => {
+  it('lists a gesture whose copies were answered with different vibes in different_replies', async () => {
+    // An app without deduplication: each copy runs the handler again, and its vibe counts the runs.
+    let runs = 0
+    const vibeOf = (run: number) => ({ success: true, vibe: { sequence: [{ type: 'tap' }], message: `run ${run}` } })
+    target = await startReceiver((request) =>
+      request.json.event === 'gesture' ? { status: 200, body: vibeOf(++runs) } : { status: 200 },
+    )
+    world = await startWorld({ timeScale: 0.02 })
+    const app = world.sim.apps.create({ key_id: world.key.id, webhook_url: target.url })
+    const { install } = await world.sim.install(app.app_id, world.ada.id, { activate: true, wait: true })
+    await world.control('/faults/next', 'POST', { faults: ['duplicate'] })
+    await world.sim.gesture(install.user_app_id, 'double_tap')
+    await world.sim.idle()
+    const gesture = world.sim.log.deliveries().find((delivery) => delivery.event === 'gesture')
+    expect(runs).toBe(2)
+
+    const report = await json<SimReport>(await world.control('/report'))
+    expect(report.ok).toBe(false)
+    expect(report.different_replies).toEqual([
+      { delivery_id: gesture?.id, replies: [JSON.stringify(vibeOf(1)), JSON.stringify(vibeOf(2))] },
+    ])
+    expect(report.faults).toEqual([expect.objectContaining({ delivery_id: gesture?.id, fault: 'duplicate' })])
   })
 })
 

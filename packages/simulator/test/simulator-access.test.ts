@@ -3,6 +3,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { controlRouter } from '../src/control/routes.js'
 import { createSimulator, type Simulator } from '../src/index.js'
 import { startReceiver, type TestReceiver } from './support.js'
 
@@ -41,6 +42,7 @@ const EVIL = 'http://evil.example'
 
 let sim: Simulator
 let canary: TestReceiver
+let userId: string
 let keyId: string
 let appId: string
 let userAppId: string
@@ -50,6 +52,7 @@ beforeAll(async () => {
   canary = await startReceiver()
   sim = await createSimulator({ timeScale: 0.001 })
   const user = sim.users.create({ name: 'Ada' })
+  userId = user.id
   keyId = sim.keys.create({ user_id: user.id }).id
   const app = sim.apps.create({ key_id: keyId, secret: 'whsec_access_test_secret' })
   appId = app.app_id
@@ -128,6 +131,42 @@ describe('a state-changing call', () => {
     expect(own.status).toBe(201)
     expect(own.headers['access-control-allow-origin']).toBeUndefined()
     expect((await call(sim, '/_sim/state')).status).toBe(200)
+  })
+
+  it('needs the run token on every route the control router declares that is not a read', async () => {
+    // The router's own table: a route added later is checked without this test changing.
+    const writes = controlRouter()
+      .declared()
+      .filter((route) => route.method !== 'GET')
+    expect(writes.filter((route) => route.method === 'PATCH').map((route) => route.pattern)).toEqual([
+      '/keys/:key_id',
+      '/users/:user_id',
+      '/apps/:app_id',
+      '/installs/:user_app_id',
+    ])
+    // Real ids, so that a call let through would change something.
+    const ids: Record<string, string> = { key_id: keyId, user_id: userId, app_id: appId, user_app_id: userAppId }
+    const before = JSON.stringify(sim.state())
+    for (const { method, pattern } of writes) {
+      const path = `/_sim${pattern.replace(/:(\w+)/g, (_, name: string) => ids[name] ?? 'unknown')}`
+      const withoutToken: Record<string, string>[] = [{}, { 'x-ringhook-sim-token': `${sim.token.slice(1)}x` }]
+      for (const headers of withoutToken) {
+        const answer = await call(sim, path, {
+          method,
+          body: {},
+          headers: { 'content-type': 'application/json', ...headers },
+        })
+        expect({ method, path, status: answer.status, code: code(answer) }).toEqual({
+          method,
+          path,
+          status: 401,
+          code: 'token_required',
+        })
+      }
+    }
+    await sim.idle()
+    expect(JSON.stringify(sim.state())).toBe(before)
+    expect(canary.received).toEqual([])
   })
 
   it('refuses a token option that is too short or a host entry with a port', async () => {

@@ -9,7 +9,7 @@ import {
   vibePatternsSchema,
 } from '@ringhook/core/api'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { App, Install } from '../src/index.js'
+import type { App, Install } from '../src/control-api.js'
 import { startWorld, type World } from './support.js'
 
 let world: World

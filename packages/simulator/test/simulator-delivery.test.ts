@@ -5,7 +5,7 @@ import { webhookEventSchema } from '@ringhook/core/api'
 import { verifyWebhook } from '@ringhook/core/signature'
 import { ringhook } from '@ringhook/node'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { DeliveryAttemptEntry } from '../src/index.js'
+import type { DeliveryAttemptEntry } from '../src/control-api.js'
 import { nextEntry, startReceiver, startWorld, type TestReceiver, type World } from './support.js'
 
 let world: World

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { EventName, EventOf } from '@ringhook/core'
+import { EVENT_NAMES } from '@ringhook/core/api'
+import { EVENT_NOTES } from '@ringhook/core/internal'
 
 /** The user-app id the factories use unless told otherwise. */
 export const DEFAULT_USER_APP_ID = '5b0c2f3e-8d4a-4e1b-9c6f-1a2b3c4d5e6f'
@@ -15,10 +17,14 @@ export type EventOverrides<N extends EventName> = Partial<Omit<Known<EventOf<N>>
   data?: Partial<Known<EventOf<N>['data']>>
 }
 
-function defaultData(name: EventName): Record<string, unknown> {
-  return name === 'notification.responded'
-    ? { event_id: `evt_${randomUUID().replaceAll('-', '')}`, response: 'yes' }
-    : {}
+/**
+ * The event's own fields, from the sample in core's list of events. `data.event_id` is what a receiver
+ * deduplicates on (spec section 4), so an event that has one gets a fresh one at every call.
+ */
+function ownFields(name: EventName): { data: Record<string, unknown> } & Record<string, unknown> {
+  const { data, ...top } = EVENT_NOTES[name].sample as { data: Record<string, unknown> }
+  const fresh = 'event_id' in data ? { event_id: `evt_${randomUUID().replaceAll('-', '')}` } : {}
+  return { ...top, data: { ...data, ...fresh } }
 }
 
 /**
@@ -31,38 +37,47 @@ function defaultData(name: EventName): Record<string, unknown> {
  */
 export function createEvent<N extends EventName>(name: N, overrides: EventOverrides<N> = {}): EventOf<N> {
   const { data, ...fields } = overrides as { data?: Record<string, unknown> } & Record<string, unknown>
+  const { data: defaults, ...own } = ownFields(name)
   return {
     event: name,
-    ...(name === 'gesture' ? { gesture_type: 'tap' } : {}),
+    ...own,
     user_app_id: DEFAULT_USER_APP_ID,
     app_id: DEFAULT_APP_ID,
     timestamp: new Date().toISOString(),
     ...fields,
-    data: { ...defaultData(name), ...data },
+    data: { ...defaults, ...data },
   } as unknown as EventOf<N>
 }
 
+/** A factory's name: the event's, in camelCase (`app.installed` → `appInstalled`). */
+type FactoryName<N extends string> = N extends `${infer Head}.${infer Tail}`
+  ? `${Head}${Capitalize<FactoryName<Tail>>}`
+  : N extends `${infer Head}_${infer Tail}`
+    ? `${Head}${Capitalize<FactoryName<Tail>>}`
+    : N
+
+const factoryName = (name: string): string => name.replace(/[._](.)/g, (_, letter: string) => letter.toUpperCase())
+
 /**
- * One factory per documented event.
+ * One factory for each documented event, named after it in camelCase: `events.gesture`,
+ * `events.appInstalled`, `events.notificationResponded`, .... Each is {@link createEvent} for its event:
+ * a gesture is a `tap` unless `gesture_type` says otherwise; a `notification.responded` has a fresh
+ * `data.event_id` and the response `yes` unless overridden.
+ */
+export type EventFactories = {
+  readonly [N in EventName as FactoryName<N>]: (overrides?: EventOverrides<N>) => EventOf<N>
+}
+
+/**
+ * One factory per documented event, made from core's list of events.
  *
  * @example
  * events.gesture({ gesture_type: 'long_press' })
  * events.appInstalled({ external_user_id: 'crm-42' })
  */
-export const events = {
-  /** A `gesture` event; `tap` unless `gesture_type` says otherwise. */
-  gesture: (overrides?: EventOverrides<'gesture'>) => createEvent('gesture', overrides),
-  /** An `app.installed` event. */
-  appInstalled: (overrides?: EventOverrides<'app.installed'>) => createEvent('app.installed', overrides),
-  /** An `app.activated` event. */
-  appActivated: (overrides?: EventOverrides<'app.activated'>) => createEvent('app.activated', overrides),
-  /** A `control.passive` event. */
-  controlPassive: (overrides?: EventOverrides<'control.passive'>) => createEvent('control.passive', overrides),
-  /** An `app.deactivated` event. */
-  appDeactivated: (overrides?: EventOverrides<'app.deactivated'>) => createEvent('app.deactivated', overrides),
-  /** An `app.uninstalled` event. */
-  appUninstalled: (overrides?: EventOverrides<'app.uninstalled'>) => createEvent('app.uninstalled', overrides),
-  /** A `notification.responded` event: a fresh `data.event_id`, response `yes` unless overridden. */
-  notificationResponded: (overrides?: EventOverrides<'notification.responded'>) =>
-    createEvent('notification.responded', overrides),
-} as const
+export const events = Object.fromEntries(
+  EVENT_NAMES.map((name) => [
+    factoryName(name),
+    (overrides?: EventOverrides<EventName>) => createEvent(name, overrides),
+  ]),
+) as EventFactories

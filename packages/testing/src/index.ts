@@ -10,6 +10,7 @@ export {
   createEvent,
   DEFAULT_APP_ID,
   DEFAULT_USER_APP_ID,
+  type EventFactories,
   type EventOverrides,
   events,
 } from './factories.js'
@@ -23,6 +24,12 @@ export {
   signWebhook,
 } from './sign.js'
 export { type SignableRequest, signed } from './supertest.js'
+export {
+  compareStates,
+  type InstallsSource,
+  type StatesSource,
+  type StatesVerdict,
+} from './verdict/states.js'
 export {
   createHandlerTracker,
   type DeliverySource,

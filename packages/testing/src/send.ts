@@ -1,3 +1,4 @@
+import { readAnswer } from '@ringhook/core/internal'
 import { type AnswerExplanation, explainAnswer } from './explain.js'
 import { checkGestureReply, type GestureReplyCheck } from './reply-check.js'
 import { signEvent } from './sign.js'
@@ -12,6 +13,8 @@ export interface SendWebhookOptions {
   timeoutMs?: number
   /** Extra request headers (they may override the signed ones, to test a receiver's checks). */
   headers?: Record<string, string>
+  /** Reads at most this many bytes of the reply and drops the rest (`cut` says so). Default 64 KiB. */
+  maxAnswerBytes?: number
 }
 
 /** The receiver's answer, and what the service would make of it. */
@@ -24,8 +27,12 @@ export interface SendWebhookResult {
   latencyMs: number
   /** Response headers, lowercase names. */
   headers: Record<string, string>
-  /** The reply body as text. */
+  /** The reply body as text: its first `maxAnswerBytes` when it was longer (see `cut`). */
   body: string
+  /** The reply was longer than `maxAnswerBytes`: `body` holds its first bytes, the rest was not read. */
+  cut: boolean
+  /** For a redirect (3xx): its `Location`. The redirect is the answer; it is not followed. */
+  location: string | undefined
   /** The reply parsed as JSON, or null when it is empty or not JSON. */
   reply: unknown
   /** For a gesture: whether the reply carries a vibe and whether it follows the trigger rules. */
@@ -36,7 +43,8 @@ export interface SendWebhookResult {
 
 /**
  * Signs one event and POSTs it to a receiver, as the service would; resolves with what came back.
- * Rejects only when no answer arrived (connection refused, timeout).
+ * A redirect is the answer (its `location` given), never followed: the signed delivery goes to `url`
+ * only. Rejects only when no answer arrived (connection refused, timeout).
  *
  * @example
  * const result = await sendWebhook('http://127.0.0.1:3000/webhooks', events.gesture(), { secret })
@@ -58,9 +66,10 @@ export async function sendWebhook(
     method: 'POST',
     headers: { ...headers, ...options.headers },
     body,
+    redirect: 'manual',
     signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
   })
-  const text = await response.text()
+  const { text, cut } = await readAnswer(response, options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES)
   const latencyMs = Math.round((performance.now() - started) * 10) / 10
   return {
     status: response.status,
@@ -68,11 +77,18 @@ export async function sendWebhook(
     latencyMs,
     headers: Object.fromEntries(response.headers),
     body: text,
+    cut,
+    location: isRedirect(response.status) ? (response.headers.get('location') ?? undefined) : undefined,
     reply: parseJson(text),
     vibe: eventName(event) === 'gesture' ? checkGestureReply(response.ok ? text : null) : undefined,
     explanation: response.ok ? undefined : explainAnswer(response.status, text),
   }
 }
+
+/** A receiver's reply is a few hundred bytes; far more is a page from something else in the way. */
+const DEFAULT_MAX_ANSWER_BYTES = 64 * 1024
+
+const isRedirect = (status: number) => status >= 300 && status < 400
 
 function parseJson(text: string): unknown {
   try {

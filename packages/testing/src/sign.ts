@@ -42,13 +42,13 @@ export async function signEvent(options: SignEventOptions): Promise<SignedWebhoo
 /**
  * The old name of {@link SignEventOptions}.
  *
- * @deprecated Use `SignEventOptions`; this name goes in the next minor version.
+ * @deprecated Use `SignEventOptions`; removed in 0.3.0.
  */
 export type SignWebhookOptions = SignEventOptions
 
 /**
  * The old name of {@link signEvent}, which shared its name with `@ringhook/core`'s `signWebhook({ secret, body })`.
  *
- * @deprecated Use `signEvent`; this name goes in the next minor version.
+ * @deprecated Use `signEvent`; removed in 0.3.0.
  */
 export const signWebhook: typeof signEvent = signEvent

@@ -1,6 +1,7 @@
 import type { Logger, Receiver } from '@ringhook/core'
 import type { LogFn } from '@ringhook/core/adapter'
-import type { LogEntry, Simulator } from '@ringhook/simulator'
+import type { Simulator } from '@ringhook/simulator'
+import type { LogEntry } from '@ringhook/simulator/control-api'
 
 /** One handler run the test saw on an example's receiver. */
 export interface Handled {

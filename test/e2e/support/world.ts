@@ -1,5 +1,6 @@
 import type { Receiver } from '@ringhook/core'
-import { createSimulator, type Delivery, type Simulator, type SimulatorOptions } from '@ringhook/simulator'
+import { createSimulator, type Simulator, type SimulatorOptions } from '@ringhook/simulator'
+import type { Delivery } from '@ringhook/simulator/control-api'
 import type { ExampleUnderTest, RunningExample } from './examples.js'
 import { type Handled, recordHandled, recordingLogger } from './observe.js'
 

@@ -70,7 +70,8 @@ export function sharedRedisWithKeys(label: string): { readonly redis: Redis; key
     },
     key() {
       const key = `${uniquePrefix(label)}stream`
-      keys.push(key)
+      // A capture stream's unauthenticated deliveries go to a stream beside it (redisCaptureSink).
+      keys.push(key, `${key}:unauthenticated`)
       return key
     },
   }

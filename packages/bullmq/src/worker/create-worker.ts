@@ -1,5 +1,5 @@
 import { type EventName, type Logger, RinghookConfigError, RinghookError } from '@ringhook/core'
-import { consoleLogger, Registry, registering } from '@ringhook/core/adapter'
+import { consoleLogger, Registry, registering } from '@ringhook/core/internal'
 import { Worker as BullWorker, type ConnectionOptions, type Job, UnrecoverableError } from 'bullmq'
 import { type Connection, workerConnection } from '../connection.js'
 import type { QueueInstrumentation } from '../instrumentation.js'

@@ -1,4 +1,4 @@
-import type { LogEntry } from '@ringhook/simulator'
+import type { LogEntry } from '@ringhook/simulator/control-api'
 import { explainAnswer } from '@ringhook/testing'
 import { printable } from './printable.js'
 

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import {
   CaptureFileError,
   type CaptureFilter,
+  type CaptureLines,
   mergePatch,
   type ReplayResult,
   readCaptures,
@@ -12,6 +13,7 @@ import {
 } from '@ringhook/capture'
 import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
 import { captureOutcomeSchema } from '@ringhook/core/capture'
+import { ANSWER_CAP_BYTES, cutNote, redirectNote } from '../answer.js'
 import { type CaptureStore, CaptureStoreError, readStoreCaptures } from './capture-source.js'
 import { EXIT, type Io, parseCommand, parseJson, UsageError } from './io.js'
 
@@ -20,11 +22,14 @@ export const replayHelp = `Usage: ringhook replay <capture.jsonl> --url <url> [o
        ringhook replay --postgres <url> [--table <name>] --url <url> [options]
 
 Sends captured deliveries to a receiver, one after another in the order captured, each signed again
-with the target's secret and a fresh timestamp; then prints what each got, and a summary. They are
+with the target's secret and a fresh timestamp; then prints what each got, and a summary. Each goes
+to --url only: a redirect is printed as its answer, with its Location, and not followed; an answer
+is read up to 64 KiB. They are
 read from one of: a file written by fileSink from @ringhook/capture (with its rotated files), the
 Redis stream of redisCaptureSink (@ringhook/redis), or the Postgres table of postgresCaptureSink
 (@ringhook/postgres). Those two packages are optional: install the one you read from beside the
-CLI (and pg for Postgres).
+CLI (and pg for Postgres). A line of a capture file that is not a record (cut by a crash) is
+skipped and named; a record whose body was not captured whole is not sent.
 
 Where from (one of them):
   <capture.jsonl>      a capture file
@@ -77,20 +82,38 @@ export async function replay(args: string[], io: Io): Promise<number> {
   if (values.edit && values.patch) throw new UsageError('Give --edit or --patch, not both.')
   const patch = values.patch === undefined ? undefined : parseJson(readText(values.patch, '--patch'), '--patch')
 
-  let records: CapturedDelivery[]
+  let records: CaptureLines
   try {
     const filter = filterOf(values)
-    records = typeof source === 'string' ? await readCaptures(source, filter) : await readStoreCaptures(source, filter)
+    records =
+      typeof source === 'string'
+        ? await readCaptures(source, filter)
+        : Object.assign(await readStoreCaptures(source, filter), { skipped: [] })
   } catch (error) {
     if (error instanceof CaptureFileError) throw new UsageError(error.message)
     if (!(error instanceof CaptureStoreError)) throw error
     io.err(`✘ ${error.message}`)
     return error.exitCode
   }
-  const edit = values.edit ? inEditor : patch === undefined ? undefined : (body: string) => patchBody(body, patch)
-  const summary = await replayCaptures(records, { url: values.url, secret, dryRun: values['dry-run'], edit })
+  const [firstBad] = records.skipped
+  if (records.length === 0 && firstBad !== undefined)
+    throw new UsageError(`No line is a captured delivery: ${firstBad.file}:${firstBad.line} is ${firstBad.reason}`)
+  // Lines cut by a crash or edited by hand are named; the records around them still go.
+  for (const bad of records.skipped) io.err(`  skipped ${bad.file}:${bad.line}: ${bad.reason}`)
+  const edit = values.edit
+    ? inEditor
+    : patch === undefined
+      ? undefined
+      : (body: string, record: CapturedDelivery) => patchBody(body, patch, record.id)
+  const summary = await replayCaptures(records, {
+    url: values.url,
+    secret,
+    dryRun: values['dry-run'],
+    edit,
+    maxAnswerBytes: ANSWER_CAP_BYTES,
+  })
 
-  if (values.json) io.out(JSON.stringify(summary))
+  if (values.json) io.out(JSON.stringify({ ...summary, skipped: records.skipped }))
   else for (const result of summary.results) printResult(result, values['dry-run'] === true, io)
   const counts = Object.entries(summary.statuses).map(([status, n]) => `${status} ×${n}`)
   if (!values.json) {
@@ -100,9 +123,13 @@ export async function replay(args: string[], io: Io): Promise<number> {
         : `Replayed ${records.length} deliveries to ${values.url}${counts.length ? `: ${counts.join(', ')}` : ''}.`,
     )
   }
+  if (!values.json && records.skipped.length > 0) {
+    io.out(`Skipped ${records.skipped.length} line(s) that are not captured deliveries (named above, on stderr).`)
+  }
   if (values['dry-run']) return EXIT.ok
   if (summary.statuses.error) return EXIT.unreachable
-  return summary.results.every((result) => (result.answer?.status ?? 0) < 300) ? EXIT.ok : EXIT.rejected
+  const answeredWell = (result: ReplayResult) => result.skipped !== undefined || (result.answer?.status ?? 0) < 300
+  return summary.results.every(answeredWell) ? EXIT.ok : EXIT.rejected
 }
 
 /** The one place to read from: a capture file's path, or a store. */
@@ -163,11 +190,14 @@ function readText(path: string, flag: string): string {
   }
 }
 
-function patchBody(body: string, patch: unknown): string {
+function patchBody(body: string, patch: unknown, id: string): string {
   try {
     return mergePatch(body, patch)
-  } catch {
-    throw new UsageError('--patch applies to JSON bodies; this captured body is not JSON.')
+  } catch (error) {
+    // JSON.stringify recurses: a body nested thousands deep parses but cannot be written again.
+    if (error instanceof RangeError)
+      throw new UsageError(`--patch: the body of ${id} nests too deep to be written again; replay it without --patch.`)
+    throw new UsageError(`--patch applies to JSON bodies; the body of ${id} is not JSON.`)
   }
 }
 
@@ -205,6 +235,10 @@ function pretty(body: string): string {
 function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
   const was = `was ${result.original.status}${result.original.code ? ` ${result.original.code}` : ''}`
   const name = `${result.event ?? '(no event)'} ${result.id}`
+  if (result.skipped !== undefined) {
+    io.out(`- ${name}: not sent, ${result.skipped} (${was})`)
+    return
+  }
   if (dryRun) {
     io.out(`→ ${name} (${was})`)
     for (const [header, value] of Object.entries(result.request.headers)) io.out(`  ${header}: ${value}`)
@@ -218,4 +252,7 @@ function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
   const mark = result.answer.status < 300 ? '✔' : '✘'
   const duplicate = result.answer.duplicate ? ' duplicate' : ''
   io.out(`${mark} ${name}: ${result.answer.status}${duplicate} (${was}) ${result.answer.body}`)
+  const redirect = redirectNote(result.answer.status, result.answer.location)
+  if (redirect) io.out(`  ${redirect}.`)
+  if (result.answer.cut) io.out(`  ${cutNote()}`)
 }

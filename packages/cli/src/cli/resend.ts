@@ -1,4 +1,5 @@
-import type { Delivery } from '@ringhook/simulator'
+import type { Delivery } from '@ringhook/simulator/control-api'
+import { type CappedResponse, cutNote, redirectNote, request } from '../answer.js'
 import { EXIT, type Io, parseCommand, UsageError } from './io.js'
 
 export const resendHelp = `Usage: ringhook resend <delivery_id> [options]
@@ -36,9 +37,9 @@ export async function resend(args: string[], io: Io): Promise<number> {
     since === undefined
       ? [`/_sim/deliveries/${encodeURIComponent(positionals[0] as string)}/resend`, {}]
       : ['/_sim/deliveries/resend', { failed_since: sinceTime(since) }]
-  let response: Response
+  let response: CappedResponse
   try {
-    response = await fetch(`${base}${path}`, {
+    response = await request(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-ringhook-sim-token': token },
       body: JSON.stringify(body),
@@ -47,14 +48,28 @@ export async function resend(args: string[], io: Io): Promise<number> {
     io.err(`✘ No simulator answers at ${base}: ${(error as Error).message}`)
     return EXIT.unreachable
   }
-  const answer = (await response.json()) as { deliveries?: Delivery[]; error?: { code: string; message: string } }
-  if (!response.ok || !answer.deliveries) {
-    throw new UsageError(`${response.status} ${answer.error?.code ?? ''}: ${answer.error?.message ?? 'refused'}`)
+  const answer = parseAnswer(response.text)
+  if (!response.ok || !answer?.deliveries) {
+    const why = answer?.error?.message ?? redirectNote(response.status, response.headers.get('location'))
+    const cut = response.cut ? ` ${cutNote()}` : ''
+    throw new UsageError(`${response.status} ${answer?.error?.code ?? ''}: ${why ?? 'refused'}${cut}`)
   }
   if (values.json) io.out(JSON.stringify(answer.deliveries))
   else if (answer.deliveries.length === 0) io.out('Nothing to resend.')
   else for (const d of answer.deliveries) io.out(`✔ ${d.event} ${d.resend_of} resent as ${d.id}`)
   return EXIT.ok
+}
+
+type ResendAnswer = { deliveries?: Delivery[]; error?: { code: string; message: string } }
+
+/** The simulator's JSON answer; null for anything else (cut, or not the simulator answering). */
+function parseAnswer(text: string): ResendAnswer | null {
+  try {
+    const answer: unknown = JSON.parse(text)
+    return typeof answer === 'object' && answer !== null ? (answer as ResendAnswer) : null
+  } catch {
+    return null
+  }
 }
 
 function sinceTime(text: string): string {

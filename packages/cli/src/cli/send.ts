@@ -1,4 +1,5 @@
 import { sendWebhook } from '@ringhook/testing'
+import { ANSWER_CAP_BYTES, redirectNote } from '../answer.js'
 import { frameworkError, replyExcerpt } from '../reply-text.js'
 import { EXIT, type Io, parseCommand, parseNumber } from './io.js'
 import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
@@ -6,7 +7,8 @@ import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-even
 export const sendHelp = `Usage: ringhook send <event> [--url <url>] [--secret <secret>] [options]
 
 Sends one signed webhook to your receiver and prints the status, the latency and the reply.
-A gesture's reply is checked against the trigger rules, as the service checks it.
+A gesture's reply is checked against the trigger rules, as the service checks it. A redirect is
+printed as the answer, with its Location, and not followed; a reply is read up to 64 KiB.
 
 Options:
   --url <url>                your webhook endpoint; default http://localhost:3000/webhooks
@@ -29,19 +31,26 @@ export async function send(args: string[], io: Io): Promise<number> {
   const timeoutMs = parseNumber(parsed.values.timeout, '--timeout')
   let result: Awaited<ReturnType<typeof sendWebhook>>
   try {
-    result = await sendWebhook(url, body, { ...signing, ...(timeoutMs === undefined ? {} : { timeoutMs }) })
+    result = await sendWebhook(url, body, {
+      ...signing,
+      maxAnswerBytes: ANSWER_CAP_BYTES,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    })
   } catch (error) {
     io.err(`✘ No answer from ${url}: ${describe(error)}`)
     return EXIT.unreachable
   }
   const vibeOk = result.vibe?.kind !== 'invalid'
   if (json) {
-    const { status, ok, latencyMs, reply, vibe, explanation } = result
-    io.out(JSON.stringify({ event, status, ok, latencyMs, reply: reply ?? result.body, vibe, explanation }, null, 2))
+    const { status, ok, latencyMs, reply, vibe, explanation, cut, location } = result
+    const shown = { event, status, ok, latencyMs, reply: reply ?? result.body, cut, location, vibe, explanation }
+    io.out(JSON.stringify(shown, null, 2))
   } else {
     io.out(`→ POST ${url}  ${event ?? 'custom payload'}`)
     io.out(`← ${result.status} in ${result.latencyMs} ms`)
-    if (result.body) io.out(replyExcerpt(result.body))
+    const redirect = redirectNote(result.status, result.location)
+    if (redirect) io.out(`✘ ${redirect}.`)
+    if (result.body) io.out(replyExcerpt(result.body, result.cut))
     if (result.explanation) {
       const { code, meaning, fix } = result.explanation
       const framework = frameworkError(result.status, result.body)

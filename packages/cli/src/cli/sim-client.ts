@@ -1,3 +1,4 @@
+import { type CappedResponse, cutNote, redirectNote, request } from '../answer.js'
 import { UsageError } from './io.js'
 
 /** Where `ringhook simulate` listens unless told otherwise. */
@@ -70,9 +71,9 @@ export class SimClient {
   }
 
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    let response: Response
+    let response: CappedResponse
     try {
-      response = await fetch(`${this.url}/_sim${path}`, {
+      response = await request(`${this.url}/_sim${path}`, {
         method,
         headers: {
           ...(this.token ? { 'x-ringhook-sim-token': this.token } : {}),
@@ -86,9 +87,16 @@ export class SimClient {
         `No simulator answers at ${this.url} (${cause}): start it with "ringhook simulate", or pass --sim.`,
       )
     }
-    const text = await response.text()
-    if (!response.ok) throw new SimError(`The simulator answered ${response.status}: ${errorMessage(text)}`)
-    return JSON.parse(text) as T
+    const { text, status } = response
+    const redirect = redirectNote(status, response.headers.get('location'))
+    if (!response.ok) throw new SimError(`The simulator answered ${status}: ${redirect ?? errorMessage(text)}`)
+    try {
+      return JSON.parse(text) as T
+    } catch {
+      throw new SimError(
+        `The answer at ${this.url} is not the simulator's JSON${response.cut ? ` ${cutNote()}` : ''}: pass --sim.`,
+      )
+    }
   }
 }
 

@@ -1,4 +1,5 @@
-import { createSimulator, FAULT_PROFILES, type FaultProfile, type Simulator } from '@ringhook/simulator'
+import { createSimulator, FAULT_PROFILES, type Simulator } from '@ringhook/simulator'
+import type { FaultProfile } from '@ringhook/simulator/control-api'
 import { formatEntry } from './format.js'
 import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
 import { loadPage, type Page } from './page.js'

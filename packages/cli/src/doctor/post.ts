@@ -1,11 +1,16 @@
+import { request } from '../answer.js'
+
 /** What came back from one probe: an answer, or the reason none arrived. */
 export type ProbeResult =
-  | { kind: 'answer'; status: number; body: string; headers: Headers; ms: number }
+  | { kind: 'answer'; status: number; body: string; headers: Headers; ms: number; cut: boolean }
   | { kind: 'no_answer'; reason: NoAnswerReason; detail: string }
 
 export type NoAnswerReason = 'refused' | 'dns' | 'tls' | 'timeout' | 'reset' | 'other'
 
-/** POSTs one body and reads the whole answer within `timeoutMs`; never throws. */
+/**
+ * POSTs one body to `url` only (a redirect is the answer) and reads the answer, up to the CLI's cap,
+ * within `timeoutMs`; never throws.
+ */
 export async function post(
   url: string,
   body: string,
@@ -14,15 +19,9 @@ export async function post(
 ): Promise<ProbeResult> {
   const started = performance.now()
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    })
-    const text = await response.text()
-    return { kind: 'answer', status: response.status, body: text, headers: response.headers, ms: since(started) }
+    const answer = await request(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) })
+    const { status, text, headers: answerHeaders, cut } = answer
+    return { kind: 'answer', status, body: text, headers: answerHeaders, ms: since(started), cut }
   } catch (error) {
     return { kind: 'no_answer', ...classify(error) }
   }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { checkGestureReply, explainAnswer, signEvent } from '@ringhook/testing'
+import { cutNote } from '../answer.js'
 import { frameworkError } from '../reply-text.js'
 import { type NoAnswerReason, type ProbeResult, post } from './post.js'
 
@@ -61,6 +62,7 @@ export type FindingId =
   | 'stale_refused'
   | 'raw_body'
   | 'duplicate_same'
+  | 'answer_cut'
 
 /** What the doctor found about one receiver. */
 export interface DoctorReport {
@@ -148,8 +150,17 @@ class Doctor {
     return { body: signed.body, headers: signed.headers }
   }
 
-  #send(probe: Probe): Promise<ProbeResult> {
-    return post(this.#options.url, probe.body, probe.headers, this.#options.ackLimitMs)
+  async #send(probe: Probe): Promise<ProbeResult> {
+    const result = await post(this.#options.url, probe.body, probe.headers, this.#options.ackLimitMs)
+    if (result.kind === 'answer' && result.cut && !this.findings.some((f) => f.id === 'answer_cut')) {
+      this.#add(
+        'answer_cut',
+        'warn',
+        `An answer was longer than the doctor reads ${cutNote()}`,
+        'A receiver answers a delivery with a few hundred bytes: something else answers at this URL, or the reply carries far more than it should.',
+      )
+    }
+    return result
   }
 
   #noAnswer(reason: NoAnswerReason, detail: string): void {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { RinghookConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
@@ -100,6 +101,38 @@ describe('capture', () => {
     expect(sink.records[4]?.answer.headers.allow).toBe('POST')
   })
 
+  it.each([
+    ['retry', 'failed', 503, 'deadline_exceeded'],
+    ['acknowledge', 'accepted', 200, undefined],
+  ] as const)(
+    "records a delivery past the deadline under onDeadline '%s' as %s",
+    async (onDeadline, outcome, status, code) => {
+      // `replay --outcome failed` must find the deliveries the service will retry.
+      const sink = memorySink()
+      const capture = createCapture({ sink, logger: silentLogger })
+      const receiver = createReceiver({
+        secret,
+        now: () => nowMs,
+        logger: silentLogger,
+        capture,
+        deadlineMs: 20,
+        onDeadline,
+      })
+      let release = () => {}
+      const held = new Promise<void>((resolve) => {
+        release = resolve
+      })
+      receiver.on('gesture', () => held)
+      const answer = await receiver.handle(await signed(gesture(16)))
+      expect(answer.status).toBe(status)
+      release()
+      await receiver.close()
+      expect(sink.records.map((record) => [record.outcome, record.code, record.answer.status])).toEqual([
+        [outcome, code, status],
+      ])
+    },
+  )
+
   it('keeps a body that is not UTF-8 as base64', async () => {
     const { sink, capture, receiver } = setup()
     const bytes = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d])
@@ -181,7 +214,6 @@ describe('capture', () => {
   })
 
   it('hashes a value the same before and after its digest is remembered or forgotten, apart per salt', async () => {
-    const { createHash } = await import('node:crypto')
     const expected = (value: unknown, salt: string) =>
       `sha256:${createHash('sha256')
         .update(`${salt}${JSON.stringify(value)}`)
@@ -206,6 +238,41 @@ describe('capture', () => {
     expect(JSON.parse(captured).external_user_id).toBe(hashValue('mallory_9', 'pepper'))
   })
 
+  // Hostile spellings of personal fields, each value marked `PV`: none may reach the record in clear.
+  const hostile = [
+    '"external_user_id":"PV1a","external_user_id":"PV1b"',
+    '"data":{"external_user_id":"PV2a","n":1,"external_user_id":"PV2b","external_user_id":"PV2c"}',
+    '"external_user_id":{"id":"PV3a"},"external_user_id":"PV3b"',
+    '"external_user_id":"PV4a","external\\u005fuser_id":"PV4b"',
+    '"external_user_id" :\t"PV5" ,"data":{"list":[{"external_user_id":"PV5a"},{"n":2,"external_user_id":"PV5b"}]}',
+    '"note":"\\"external_user_id\\":\\"not personal\\"","external_user_id":"PV6"',
+    '"k\\\\":"external_user_id","external_user_id":"PV7 q\\"uote\\\\"',
+    '"x\\\\\\"external_user_id":"not a key","external_user_id":"PV8"',
+    '"external_user_id":"PV9 é 👍 \\n \\/ \u2028"',
+  ]
+  const eventWith = (n: number, members: string) =>
+    `{"event":"gesture","gesture_type":"tap","user_app_id":"user_${n}","app_id":"app_capture",` +
+    `"timestamp":"2027-01-15T08:00:00.000Z",${members}${members.includes('"data"') ? '' : ',"data":{}'}}`
+
+  it.each(['hash', 'drop'] as const)(
+    'leaves no personal value of a hostile body anywhere in the record (%s), accepted or refused',
+    async (action) => {
+      const { sink, capture, receiver } = setup({ personal: { fields: ['external_user_id'], action } })
+      for (const [n, members] of hostile.entries()) {
+        const body = eventWith(500 + n, members)
+        expect(body.match(/PV\d/g)?.length).toBeGreaterThan(0)
+        expect((await receiver.handle(await signed(body))).status).toBe(200)
+        expect((await receiver.handle(await signed(body, 'whsec_rotated'))).status).toBe(401)
+      }
+      await capture.flush()
+      expect(sink.records).toHaveLength(2 * hostile.length)
+      for (const record of sink.records) {
+        expect(JSON.stringify(record).match(/PV\d+[a-c]?/g) ?? []).toEqual([])
+        expect(record.request.personal?.action).toBe(action)
+      }
+    },
+  )
+
   it('hashes personal fields in a refused body too, and leaves out one that is not JSON', async () => {
     const { sink, capture, receiver } = setup({ salt: 'pepper' })
     await receiver.handle(await signed(gesture(15, { external_user_id: 'oscar_5' }), 'whsec_rotated'))
@@ -213,7 +280,12 @@ describe('capture', () => {
     await capture.flush()
     expect(sink.records.map((record) => record.code)).toEqual(['unauthorized', 'invalid_json'])
     expect(JSON.parse(sink.records[0]?.request.body as string).external_user_id).toBe(hashValue('oscar_5', 'pepper'))
-    expect(sink.records[1]?.request).toMatchObject({ body: '', personal: { action: 'hash' } })
+    // Not JSON: the field cannot be found in it, so the body is left out, and the record says so.
+    expect(sink.records[1]?.request).toMatchObject({
+      body: '',
+      cut: 'unscanned',
+      sha256: createHash('sha256').update('{"external_user_id":"oscar_5",').digest('hex'),
+    })
   })
 
   it('drops personal fields at any depth, or keeps them with personal: false', async () => {
@@ -231,12 +303,26 @@ describe('capture', () => {
     expect(keep.sink.records[0]?.request.personal).toBeUndefined()
   })
 
-  it('redacts the headers it is told to, and the receiver’s own signature header by default', async () => {
+  it('redacts secrets-bearing headers by default, the ones it is told to, and the signature always', async () => {
+    const secrets = { authorization: 'Bearer t', cookie: 'session=1', 'x-api-key': 'k_1', 'proxy-authorization': 'p' }
+    const byDefault = setup()
+    const withSecrets = await signed(gesture(10))
+    await byDefault.receiver.handle({ ...withSecrets, headers: { ...(withSecrets.headers as object), ...secrets } })
+    await byDefault.capture.flush()
+    const kept = byDefault.sink.records[0]?.request.headers
+    for (const name of [...Object.keys(secrets), 'x-service-signature']) expect(kept?.[name]).toBe('[redacted]')
+    expect(kept?.['x-trace']).toBe('abc')
+
+    // A list of its own replaces the default one, but never lets the signature through.
     const custom = setup({ redact: ['x-trace'] })
     await custom.receiver.handle(await signed(gesture(10)))
     await custom.capture.flush()
     expect(custom.sink.records[0]?.request.headers['x-trace']).toBe('[redacted]')
-    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toMatch(/^sha256=/)
+    expect(custom.sink.records[0]?.request.headers['x-service-signature']).toBe('[redacted]')
+    const none = setup({ redact: [] })
+    await none.receiver.handle(await signed(gesture(10)))
+    await none.capture.flush()
+    expect(none.sink.records[0]?.request.headers['x-service-signature']).toBe('[redacted]')
 
     const sink = memorySink()
     const capture = createCapture({ sink, logger: silentLogger })
@@ -252,6 +338,58 @@ describe('capture', () => {
     await renamed.handle({ ...request, headers: { ...headers, 'x-sig': headers['x-service-signature'] as string } })
     await capture.flush()
     expect(sink.records[0]?.request.headers['x-sig']).toBe('[redacted]')
+  })
+
+  it('redacts the signature and credentials of a Fetch Request, as the Fetch-based adapters hand it over', async () => {
+    const sink = memorySink()
+    const capture = createCapture({ sink, logger: silentLogger })
+    const receiver = createReceiver({ secret, now: () => nowMs, logger: silentLogger, capture })
+    receiver.on('gesture', () => vibe('tap'))
+    const body = gesture(17)
+    const signedRequest = await signed(body)
+    const headers = new Headers(signedRequest.headers as Record<string, string>)
+    headers.set('authorization', 'Bearer sk_live_secret')
+    headers.set('cookie', 'session=secret')
+    const request = new Request('http://127.0.0.1/webhooks', { method: 'POST', headers, body })
+    expect((await receiver.fetch(request)).status).toBe(200)
+    // A Headers object handed to handle() directly, as the Hono and h3 adapters do, with a wrong signature.
+    const forged = new Headers(headers)
+    forged.set('x-service-signature', `sha256=${'0'.repeat(64)}`)
+    expect((await receiver.handle({ method: 'POST', headers: forged, rawBody: signedRequest.rawBody })).status).toBe(
+      401,
+    )
+    await capture.flush()
+    expect(sink.records).toHaveLength(2)
+    for (const record of sink.records) {
+      expect(record.request.headers).toMatchObject({
+        'x-service-signature': '[redacted]',
+        authorization: '[redacted]',
+        cookie: '[redacted]',
+        'x-service-timestamp': String(nowMs / 1000),
+        'x-trace': 'abc',
+      })
+      expect(JSON.stringify(record)).not.toMatch(/sha256=|secret/)
+    }
+
+    // The receiver's own signature header, renamed: redacted by default though no list names it.
+    const renamedSink = memorySink()
+    const renamedCapture = createCapture({ sink: renamedSink, logger: silentLogger })
+    const renamed = createReceiver({
+      secret,
+      now: () => nowMs,
+      logger: silentLogger,
+      capture: renamedCapture,
+      headers: { signature: 'x-sig' },
+    })
+    renamed.on('gesture', () => vibe('tap'))
+    const moved = new Headers(headers)
+    moved.set('x-sig', headers.get('x-service-signature') as string)
+    moved.delete('x-service-signature')
+    expect(
+      (await renamed.fetch(new Request('http://127.0.0.1/', { method: 'POST', headers: moved, body }))).status,
+    ).toBe(200)
+    await renamedCapture.flush()
+    expect(renamedSink.records[0]?.request.headers['x-sig']).toBe('[redacted]')
   })
 
   it('records header values of any shape an untyped caller passes as text, losing no record', async () => {
@@ -294,6 +432,24 @@ describe('capture', () => {
     await flushed
     expect(capture.stats()).toMatchObject({ written: captured, failed: 0, stalled: 0 })
     expect(writes.flat()).toHaveLength(captured)
+  })
+
+  it('keeps recording past its budget: what the sink wrote is paid back', async () => {
+    // A sink that writes on a later turn, as a file or a database does.
+    const sink = memorySink()
+    const later: CaptureSink = { write: (batch) => Promise.resolve().then(() => sink.write(batch)) }
+    const { capture, receiver } = setup({ sink: later, maxBytes: 4 * 1024 })
+    const deliveries = 200
+    for (let n = 0; n < deliveries; n++) {
+      const answer = await receiver.handle(await signed(gesture(400 + n, { data: { pad: 'x'.repeat(1000) } })))
+      expect(answer.status).toBe(200)
+      await capture.flush()
+    }
+    expect(capture.stats()).toMatchObject({ captured: deliveries, written: deliveries, dropped: 0, pending: 0 })
+    expect(sink.records).toHaveLength(deliveries)
+    // About 1.2 KB of body and answer a record: fifty times the budget went through it.
+    const sent = sink.records.reduce((sum, record) => sum + record.request.bytes + record.answer.body.length, 0)
+    expect(sent).toBeGreaterThan(50 * 4 * 1024)
   })
 
   it('hands the sink full batches without waiting, and the rest after delayMs or at flush', async () => {
@@ -398,6 +554,10 @@ describe('createCapture options', () => {
     ['an unknown outcome', { sink: memorySink(), outcomes: ['lost'] }],
     ['a zero budget', { sink: memorySink(), maxBytes: 0 }],
     ['an unknown personal action', { sink: memorySink(), personal: { action: 'encrypt' } }],
+    ['no rate for unauthenticated deliveries', { sink: memorySink(), unauthenticated: { perSecond: 0 } }],
+    ['an endless share for them', { sink: memorySink(), unauthenticated: { maxBytes: Number.POSITIVE_INFINITY } }],
+    ['a share above the budget', { sink: memorySink(), maxBytes: 1000, unauthenticated: { maxBytes: 1001 } }],
+    ['a negative body prefix', { sink: memorySink(), unauthenticated: { bodyBytes: -1 } }],
   ])('refuses %s', (_name, options) => {
     expect(() => createCapture(options as never)).toThrow(RinghookConfigError)
   })

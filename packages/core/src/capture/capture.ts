@@ -16,7 +16,12 @@ export interface CaptureStats {
   skipped: number
   /** Chosen deliveries not recorded because the records waiting would pass `maxBytes`, or the capture was closed. */
   dropped: number
-  /** Records lost with a batch the sink threw on or rejected. */
+  /**
+   * Unauthenticated deliveries (refused before or at the signature check) not recorded: past
+   * `unauthenticated.perSecond`, or past their share of the bytes waiting (`unauthenticated.maxBytes`).
+   */
+  limited: number
+  /** Records lost with a batch the sink threw on or rejected, or whose record could not be built. */
   failed: number
   /** Records lost with a batch the sink did not finish within `timeoutMs`. */
   stalled: number
@@ -51,6 +56,14 @@ export function captureOutcome(outcome: DeliveryOutcome): CaptureOutcome {
 
 // What a record costs besides its body and answer: headers and fields, about.
 const RECORD_OVERHEAD = 512
+/** The least time between two warnings of one cause: a capture losing records says so again, not on every loss. */
+export const CAPTURE_WARNING_INTERVAL_MS = 60_000
+
+/** Why records were lost, as the capture's warnings name it. */
+type LossCause = 'sink_failed' | 'sink_stalled' | 'unbuildable' | 'over_budget'
+
+/** Whether the delivery's signature checked out: the receiver sets `signedAt` only then. */
+const isAuthentic = (delivery: AnsweredDelivery): boolean => delivery.signedAt !== 0
 
 /**
  * Creates a capture: deliveries chosen by outcome and sampling are recorded to `sink`, with their
@@ -78,9 +91,15 @@ class CaptureQueue implements Capture, Outlet {
   /** Whether that timer fires on the next turn (a batch is full, or someone waits for the queue). */
   #soon = false
   #closed = false
-  #warned = false
+  /** Bytes of the unauthenticated deliveries' records among `#queuedBytes`. */
+  #strangerBytes = 0
+  /** The second (of `now()`) the unauthenticated records of `#strangerCount` were taken in. */
+  #strangerSecond = Number.NaN
+  #strangerCount = 0
+  /** For each cause of loss: when it was last warned of, and what was lost since. */
+  readonly #warnings = new Map<LossCause, { at: number; lost: number }>()
   #idle: (() => void)[] = []
-  readonly #stats = { captured: 0, written: 0, skipped: 0, dropped: 0, failed: 0, stalled: 0 }
+  readonly #stats = { captured: 0, written: 0, skipped: 0, dropped: 0, limited: 0, failed: 0, stalled: 0 }
 
   constructor(options: ResolvedCaptureOptions) {
     this.#options = options
@@ -97,15 +116,40 @@ class CaptureQueue implements Capture, Outlet {
       this.#stats.skipped++
       return
     }
-    const size = delivery.bytes.length + delivery.response.body.length + RECORD_OVERHEAD
+    const authentic = isAuthentic(delivery)
+    const body = authentic ? delivery.bytes.length : Math.min(delivery.bytes.length, options.unauthenticated.bodyBytes)
+    const size = body + delivery.response.body.length + RECORD_OVERHEAD
+    if (!authentic && !this.#takesStranger(size)) return
     if (this.#closed || this.#queuedBytes + size > options.maxBytes) {
       this.#stats.dropped++
+      if (!this.#closed) this.#lost('over_budget', 1)
       return
     }
     this.#stats.captured++
     this.#queuedBytes += size
-    this.#queue.push({ delivery, outcome, signatureHeader, size })
+    if (!authentic) {
+      this.#strangerBytes += size
+      this.#strangerCount++
+    }
+    this.#queue.push({ delivery, outcome, signatureHeader, authentic, size })
     this.#schedule()
+  }
+
+  /** Whether an unauthenticated delivery's record fits their rate and share of the budget; counts it when not. */
+  #takesStranger(size: number): boolean {
+    const limits = this.#options.unauthenticated
+    if (limits.perSecond === 0) {
+      this.#stats.skipped++
+      return false
+    }
+    const second = Math.floor(this.#options.now() / 1000)
+    if (second !== this.#strangerSecond) {
+      this.#strangerSecond = second
+      this.#strangerCount = 0
+    }
+    if (this.#strangerCount < limits.perSecond && this.#strangerBytes + size <= limits.maxBytes) return true
+    this.#stats.limited++
+    return false
   }
 
   stats(): CaptureStats {
@@ -161,13 +205,17 @@ class CaptureQueue implements Capture, Outlet {
       return
     }
     const batch = this.#queue.splice(0, this.#options.batchSize)
-    const bytes = batch.reduce((sum, finished) => sum + finished.size, 0)
+    let bytes = 0
+    let strangerBytes = 0
     const records: CapturedDelivery[] = []
     for (const finished of batch) {
+      bytes += finished.size
+      if (!finished.authentic) strangerBytes += finished.size
       try {
         records.push(buildRecord(finished, this.#options))
       } catch (error) {
-        this.#lost('failed', 1, error)
+        this.#stats.failed++
+        this.#lost('unbuildable', 1, error)
       }
     }
     this.#writing = true
@@ -179,8 +227,12 @@ class CaptureQueue implements Capture, Outlet {
       this.#writing = false
       this.#inFlight = 0
       this.#queuedBytes -= bytes
+      this.#strangerBytes -= strangerBytes
       if (outcome === 'written') this.#stats.written += records.length
-      else this.#lost(outcome, records.length, error)
+      else {
+        this.#stats[outcome] += records.length
+        this.#lost(outcome === 'failed' ? 'sink_failed' : 'sink_stalled', records.length, error)
+      }
       if (this.#queue.length === 0) this.#settleIdle()
       else this.#schedule()
     }
@@ -209,16 +261,32 @@ class CaptureQueue implements Capture, Outlet {
     )
   }
 
-  #lost(kind: 'failed' | 'stalled', count: number, error?: unknown): void {
-    this.#stats[kind] += count
-    if (this.#warned) return
-    this.#warned = true
-    const why =
-      kind === 'stalled' ? `did not finish within ${this.#options.timeoutMs} ms` : `failed (${describe(error)})`
+  /**
+   * Warns of lost records, naming the cause: the first loss of a cause at once, later ones at most
+   * once every CAPTURE_WARNING_INTERVAL_MS with what was lost since. A process that loses records
+   * for hours says so for hours, and one stranger's bad record cannot use up the warning.
+   */
+  #lost(cause: LossCause, count: number, error?: unknown): void {
+    const now = this.#options.now()
+    const last = this.#warnings.get(cause)
+    if (last !== undefined && now - last.at < CAPTURE_WARNING_INTERVAL_MS) {
+      last.lost += count
+      return
+    }
+    const lost = count + (last?.lost ?? 0)
+    this.#warnings.set(cause, { at: now, lost: 0 })
     this.#options.logger.warn(
-      { lost: count, reason: kind },
-      `The capture sink ${why}: those records are lost, deliveries go on. Later losses are only counted: capture.stats()`,
+      { lost, reason: cause },
+      `${this.#why(cause, error)}: ${lost} record(s) lost since the last such warning; deliveries go on. capture.stats() counts every loss; this warning repeats at most once a minute while records are lost.`,
     )
+  }
+
+  #why(cause: LossCause, error: unknown): string {
+    const options = this.#options
+    if (cause === 'sink_stalled') return `The capture sink did not finish within ${options.timeoutMs} ms`
+    if (cause === 'sink_failed') return `The capture sink failed (${describe(error)})`
+    if (cause === 'unbuildable') return `A delivery's record could not be built (${describe(error)})`
+    return `The records waiting for the capture sink reached maxBytes (${options.maxBytes} bytes)`
   }
 
   #settleIdle(): void {

@@ -18,11 +18,21 @@ export interface CaptureOptions {
    */
   maxBytes?: number
   /**
-   * Request headers whose values are replaced by `[redacted]`. Default: the receiver's signature
-   * header (`x-service-signature`), `authorization`, `proxy-authorization` and `cookie`. A list you
-   * give replaces that one.
+   * Request headers whose values are replaced by `[redacted]`, besides the receiver's signature
+   * header, which always is. Default: `authorization`, `proxy-authorization`, `cookie`, `x-api-key`.
+   * A list you give replaces that one.
    */
   redact?: readonly string[]
+  /**
+   * What is recorded of unauthenticated deliveries: those refused before or at the signature check,
+   * which anyone can send. Within their own share of `maxBytes` and at most `perSecond` a second, so
+   * that strangers cannot crowd out authentic deliveries; their bodies cut to `bodyBytes` (with the
+   * whole body's SHA-256). Defaults: 1 MiB (or an eighth of `maxBytes` when that is less; at most
+   * `maxBytes`), 10 a second, 1 KiB. `false` records none of them.
+   */
+  unauthenticated?: Partial<UnauthenticatedLimits> | false
+  /** The clock, in milliseconds, that spaces warnings and counts `unauthenticated.perSecond`. Default `Date.now`. */
+  now?: () => number
   /**
    * Payload fields holding personal data, hashed (default) or dropped before the record leaves the
    * process. Default `{ fields: ['external_user_id'], action: 'hash' }`; `false` keeps them as sent.
@@ -43,8 +53,18 @@ export interface CaptureOptions {
    * the event loop's next turn (many small writes under load).
    */
   delayMs?: number
-  /** Where the capture's one warning about a failing or stalled sink goes. Default: the console. */
+  /** Where the capture's warnings about lost records go (at most one a minute for each cause). Default: the console. */
   logger?: Logger
+}
+
+/** How much is recorded of deliveries refused before their signature checked out. */
+export interface UnauthenticatedLimits {
+  /** The most bytes of their records waiting for the sink, within `maxBytes`. */
+  maxBytes: number
+  /** The most of them recorded in a second. */
+  perSecond: number
+  /** The most bytes of a body kept; a longer one keeps its first bytes and its SHA-256. */
+  bodyBytes: number
 }
 
 /** The options with defaults filled in. */
@@ -54,8 +74,9 @@ export interface ResolvedCaptureOptions {
   readonly sampleRate: number
   readonly maxBytes: number
   readonly redact: ReadonlySet<string>
-  /** Whether the receiver's own signature header is redacted too (no `redact` list was given). */
-  readonly redactSignature: boolean
+  /** The limits on unauthenticated deliveries' records; `perSecond` 0 when none are recorded. */
+  readonly unauthenticated: UnauthenticatedLimits
+  readonly now: () => number
   readonly personal: PersonalFields | undefined
   /** What a record whose personal fields were removed says of it: one frozen object, shared by those records. */
   readonly personalNote: Readonly<{ action: PersonalFields['action']; fields: string[] }> | undefined
@@ -74,7 +95,8 @@ export const DEFAULT_CAPTURE_BYTES = 8 * 1024 * 1024
  * 2026-11-27): fewer writes, and fewer round trips for the Redis and Postgres sinks.
  */
 const DEFAULT_DELAY_MS = 100
-const DEFAULT_REDACT = ['x-service-signature', 'authorization', 'proxy-authorization', 'cookie']
+const DEFAULT_REDACT = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key']
+const DEFAULT_UNAUTHENTICATED: UnauthenticatedLimits = { maxBytes: 1024 * 1024, perSecond: 10, bodyBytes: 1024 }
 const ALL_OUTCOMES = captureOutcomeSchema.options
 
 function positive(name: string, value: number | undefined, fallback: number): number {
@@ -105,6 +127,27 @@ function personal(value: CaptureOptions['personal']): PersonalFields | undefined
   return { fields: [...fields], action }
 }
 
+function unauthenticated(value: CaptureOptions['unauthenticated'], budget: number): UnauthenticatedLimits {
+  if (value === false) return { ...DEFAULT_UNAUTHENTICATED, perSecond: 0 }
+  // A share of the budget: by default at most an eighth of it, and never more than all of it.
+  const maxBytes = positive(
+    'unauthenticated.maxBytes',
+    value?.maxBytes,
+    Math.min(DEFAULT_UNAUTHENTICATED.maxBytes, budget / 8),
+  )
+  if (maxBytes > budget)
+    throw new RinghookConfigError(
+      `capture unauthenticated.maxBytes must be at most maxBytes (${budget}), got ${maxBytes}`,
+    )
+  return {
+    maxBytes,
+    perSecond: positive('unauthenticated.perSecond', value?.perSecond, DEFAULT_UNAUTHENTICATED.perSecond),
+    bodyBytes: Math.floor(
+      nonNegative('unauthenticated.bodyBytes', value?.bodyBytes, DEFAULT_UNAUTHENTICATED.bodyBytes),
+    ),
+  }
+}
+
 /** Validates the options and fills in defaults. Throws `RinghookConfigError`. */
 export function resolveCaptureOptions(options: CaptureOptions): ResolvedCaptureOptions {
   if (typeof options?.sink?.write !== 'function')
@@ -120,13 +163,15 @@ export function resolveCaptureOptions(options: CaptureOptions): ResolvedCaptureO
       )
   }
   const fields = personal(options.personal)
+  const maxBytes = positive('maxBytes', options.maxBytes, DEFAULT_CAPTURE_BYTES)
   return {
     sink: options.sink,
     outcomes: new Set(outcomes),
     sampleRate,
-    maxBytes: positive('maxBytes', options.maxBytes, DEFAULT_CAPTURE_BYTES),
+    maxBytes,
     redact: new Set((options.redact ?? DEFAULT_REDACT).map((name) => name.toLowerCase())),
-    redactSignature: options.redact === undefined,
+    unauthenticated: unauthenticated(options.unauthenticated, maxBytes),
+    now: options.now ?? Date.now,
     personal: fields,
     personalNote:
       fields && Object.freeze({ action: fields.action, fields: Object.freeze([...fields.fields]) as string[] }),

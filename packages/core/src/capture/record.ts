@@ -20,9 +20,11 @@ const headersSchema = z.record(z.string(), z.string())
  * file, one Redis stream entry, one Postgres row).
  *
  * `request.body` is the body as it arrived, as UTF-8 text (`encoding: 'utf8'`) or, when it is not
- * valid UTF-8, as base64. When personal fields were hashed or dropped (`request.personal` is set),
- * the body was parsed and written again without them: its bytes are not those that arrived, and
- * replay signs what it sends anyway. Redacted headers (the signature, by default) read `[redacted]`.
+ * valid UTF-8 or holds control characters (which JSON spells in six bytes each), as base64. When
+ * personal fields were hashed or dropped (`request.personal` is set), the body was parsed and written
+ * again without them: its bytes are not those that arrived, and replay signs what it sends anyway.
+ * When it is not the whole body, `request.cut` says why and `request.sha256` is the whole body's
+ * digest. Redacted headers (the signature always) read `[redacted]`.
  */
 export const capturedDeliverySchema = z.object({
   /** The format's version, {@link CAPTURE_FORMAT_VERSION}. */
@@ -44,6 +46,14 @@ export const capturedDeliverySchema = z.object({
     bytes: z.number().check(z.int(), z.nonnegative()),
     /** Set when personal fields were hashed or dropped: the body was written again without them. */
     personal: z.optional(z.object({ action: z.enum(['hash', 'drop']), fields: z.array(z.string()) })),
+    /**
+     * Set when `body` is not the whole body: `prefix`, its first bytes only (an unauthenticated
+     * delivery's body past the capture's `unauthenticated.bodyBytes`); `unscanned`, left out, since
+     * personal fields could not be looked for in it (not JSON, not UTF-8, or nested too deep).
+     */
+    cut: z.optional(z.enum(['prefix', 'unscanned'])),
+    /** With `cut`: the hex SHA-256 of the whole body as it arrived. */
+    sha256: z.optional(z.string()),
   }),
   /** The receiver's answer: its status, body, and the headers that vary (not the content type). */
   answer: z.object({ status: z.number().check(z.int()), headers: headersSchema, body: z.string() }),
@@ -51,6 +61,11 @@ export const capturedDeliverySchema = z.object({
   outcome: captureOutcomeSchema,
   /** The error code answered, for a refused or failed delivery (as in `ERRORS`). */
   code: z.optional(z.string()),
+  /**
+   * Whether the delivery's signature checked out: `false` for one refused before (a wrong method, a
+   * body too large) or at the signature check, which anyone can send. Absent in older records.
+   */
+  authentic: z.optional(z.boolean()),
 })
 
 /** See {@link capturedDeliverySchema}. */

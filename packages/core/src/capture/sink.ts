@@ -7,7 +7,8 @@ import type { CapturedDelivery } from './record.js'
  *
  * `write` may return a promise; the next batch waits for it (up to the capture's `timeoutMs`). A
  * sink that throws, rejects or does not settle in time loses that batch: the capture counts it
- * (`stats()`), logs one warning, and goes on. Nothing a sink does reaches a delivery's answer.
+ * (`stats()`), warns (again at most once a minute while it goes on), and goes on. Nothing a sink
+ * does reaches a delivery's answer.
  *
  * @example
  * const sink: CaptureSink = { write: (records) => { for (const record of records) console.log(JSON.stringify(record)) } }

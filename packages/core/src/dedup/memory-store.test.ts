@@ -214,7 +214,8 @@ describe('createMemoryStore', () => {
     const time = clock()
     const store = createMemoryStore({ maxBytes: 16 * 1024, now: time.now, whenFull: 'refuse', logger: silentLogger })
     const kept: string[] = []
-    for (let i = 0; ; i++) {
+    // Bounded: a store that never refuses must fail this test, not run it out of memory.
+    for (let i = 0; i < 10_000; i++) {
       const claim = store.claim(`k${i}`, 1000)
       if (claim.state === 'full') break
       if (claim.state !== 'claimed') throw new Error(`unexpected ${claim.state}`)
@@ -222,6 +223,7 @@ describe('createMemoryStore', () => {
       kept.push(`k${i}`)
     }
     expect(kept.length).toBeGreaterThan(400)
+    expect(kept.length).toBeLessThan(10_000)
     expect(store.bytes).toBeLessThanOrEqual(store.maxBytes)
     expect(store.claim('late', 1000)).toEqual({ state: 'full' })
     for (const key of kept) expect(store.claim(key, 1000).state).toBe('completed')

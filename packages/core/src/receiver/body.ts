@@ -16,8 +16,8 @@ export type BodyInput =
 /**
  * A body the adapter reads in its runtime's fastest way (`@ringhook/node` reads a Node stream
  * through its events). The core calls `readBody` once, with the receiver's limits: stop past
- * `limit` bytes (`payload_too_large`) or once `timeoutMs` has passed (`body_timeout`; the shared
- * {@link bodyDeadlines} timer is the cheap way to watch it); a stream that broke mid-body is
+ * `limit` bytes (`payload_too_large`) or once `timeoutMs` has passed (`body_timeout`; one shared
+ * timer for every body is cheaper than a timer each); a stream that broke mid-body is
  * `body_incomplete`. It must not throw.
  */
 export interface BodyReader {

@@ -5,6 +5,7 @@ import type { DecodedJson } from './json.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
 import type { WebhookResponse } from './response.js'
 import type { DeliveryInfo, HandlerContext } from './types.js'
+import type { VibeBudget } from './vibe-budget.js'
 
 const NOT_YET_READ = new Uint8Array(0)
 const NOT_YET_PARSED = Object.freeze({ event: '' }) as UnknownEvent
@@ -48,8 +49,9 @@ export class Exchange {
     readonly request: WebhookRequest,
     readonly hooks: HandleHooks,
     logger: Logger,
+    budget?: VibeBudget,
   ) {
-    this.context = new DeliveryContext(this, logger)
+    this.context = new DeliveryContext(this, logger, budget)
   }
 }
 
@@ -66,14 +68,16 @@ export const waitedFor = (exchange: Exchange): number | undefined =>
 export class DeliveryContext implements HandlerContext {
   readonly #facts: Exchange
   readonly #parent: Logger
+  readonly #budget: VibeBudget | undefined
   #delivery: DeliveryInfo | undefined
   #logger: Logger | undefined
   #controller: AbortController | undefined
   #abortReason: { value: unknown } | undefined
 
-  constructor(facts: Exchange, parent: Logger) {
+  constructor(facts: Exchange, parent: Logger, budget: VibeBudget | undefined) {
     this.#facts = facts
     this.#parent = parent
+    this.#budget = budget
   }
 
   get delivery(): DeliveryInfo {
@@ -97,6 +101,14 @@ export class DeliveryContext implements HandlerContext {
       if (this.#abortReason) this.#controller.abort(this.#abortReason.value)
     }
     return this.#controller.signal
+  }
+
+  /** The user's vibes left in the receiver's budget; undefined without `limits` or a user. */
+  async vibesLeft(): Promise<number | undefined> {
+    const budget = this.#budget
+    const { app_id: appId, user_app_id: userAppId } = this.#facts.event as { app_id?: unknown; user_app_id?: unknown }
+    if (!budget || typeof appId !== 'string' || typeof userAppId !== 'string') return undefined
+    return budget.vibesLeft(appId, userAppId)
   }
 
   /** Tells handlers still running that the answer went out without them. */

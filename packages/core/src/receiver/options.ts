@@ -10,6 +10,7 @@ import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, usableSecret } from '../sig
 import type { Instrumentation } from './instrumentation.js'
 import { DEFAULT_LOG_LIMIT, type LogLimit } from './log-limit.js'
 import { isOutlet } from './outlet.js'
+import { type ReplyLimitOptions, ReplyLimits } from './vibe-budget.js'
 
 /**
  * Finds the secrets when a delivery arrives: for receivers that serve several apps, or to read the
@@ -98,6 +99,11 @@ export interface ReceiverOptions {
    * Recording happens after the answer; a failing or slow sink never changes one. Default: none.
    */
   capture?: Capture
+  /**
+   * Counts each vibe a gesture reply carries against its user's budget, e.g. the client's limiter:
+   * `{ budget: limiter }`. Over budget, the reply goes without its vibe (`whenSpent`). Default: none.
+   */
+  limits?: ReplyLimitOptions
 }
 
 /** The options as the receiver runs with them: validated, defaults filled in (`receiver.options`). */
@@ -144,6 +150,8 @@ export type ResolvedOptions = Readonly<{
   instrumentation: Instrumentation | undefined
   /** Records answered deliveries, when configured. */
   capture: Capture | undefined
+  /** Gesture replies' vibe budget, when configured; `stats()` counts what it decided. */
+  limits: ReplyLimits | undefined
 }>
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -239,5 +247,6 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     resolvesPerApp: typeof options.secret === 'function',
     instrumentation: instrumentation(options.instrumentation),
     capture: capture(options.capture),
+    limits: options.limits === undefined ? undefined : new ReplyLimits(options.limits, logger, options.now ?? Date.now),
   })
 }

@@ -4,7 +4,7 @@ import type { Instrumentation } from './instrumentation.js'
 /** What an outlet sees of a delivery once its answer is decided. */
 export type AnsweredDelivery = Pick<
   Exchange,
-  'request' | 'bytes' | 'event' | 'receivedAtMs' | 'response' | 'outcome' | 'observer'
+  'request' | 'bytes' | 'event' | 'signedAt' | 'receivedAtMs' | 'response' | 'outcome' | 'observer'
 >
 
 /**

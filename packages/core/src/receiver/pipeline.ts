@@ -143,7 +143,7 @@ export class Pipeline {
 
   handle(request: WebhookRequest, hooks: HandleHooks): Answer {
     const env = this.#env
-    const exchange = new Exchange(request, hooks, env.options.logger)
+    const exchange = new Exchange(request, hooks, env.options.logger, env.options.limits?.budget)
     try {
       exchange.receivedAtMs = env.options.now()
       exchange.observer = env.options.instrumentation?.delivery(request)

@@ -26,6 +26,11 @@ export interface HandlerContext {
   signal: AbortSignal
   /** Which delivery this is: its dedup key, when it was signed and received, which secret matched. */
   delivery: DeliveryInfo
+  /**
+   * How many vibes the event's user has left in the receiver's budget (option `limits`), to choose a
+   * reply by; undefined without one.
+   */
+  vibesLeft?(): Promise<number | undefined>
 }
 
 /** What a gesture handler may return: a vibe (builder or plain object), a full reply, or nothing. */

@@ -37,7 +37,7 @@ export function headRefusal(options: HeadOptions, method: string, headers: Heade
  * plugin does, in Fastify's content-type parser) reads exactly the bodies the receiver would.
  *
  * @example
- * import { readsBody } from '@ringhook/core/adapter'
+ * import { readsBody } from '@ringhook/core/internal'
  *
  * const readAhead = readsBody(receiver.options, method, headers) // false for a GET, or a body declared too large
  */

@@ -1,9 +1,13 @@
 import * as z from 'zod/mini'
-import { ANY_EVENT, EVENTS, GESTURE_TYPE, NOTIFICATION_RESPONSE, TIMESTAMP } from './events.js'
+import { ANY_EVENT, EVENT_NAMES, EVENTS, GESTURE_TYPE, NOTIFICATION_RESPONSE, TIMESTAMP } from './events.js'
+import type { ZodOf } from './form.js'
 import { issueMessages } from './messages.js'
 
 // The webhook payloads' zod schemas, built from their forms (./events.ts) when `@ringhook/core/api`
 // is imported. The receiver does not import this module.
+
+/** The zod schema of any one documented event. */
+type EventSchema = ZodOf<(typeof EVENTS)[keyof typeof EVENTS]>
 
 /** A timestamp the service sends as ISO 8601; kept as the string it was. */
 export const isoTimestamp = TIMESTAMP.zod()
@@ -29,18 +33,10 @@ export const appUninstalledEventSchema = EVENTS['app.uninstalled'].zod()
 /** `notification.responded`: the user answered a trigger that asked something; `data` says which and how. */
 export const notificationRespondedEventSchema = EVENTS['notification.responded'].zod()
 
-/** Every event the service documents, discriminated on `event`. */
+/** Every event the service documents, discriminated on `event`: one option for each entry of the list. */
 export const webhookEventSchema = z.discriminatedUnion(
   'event',
-  [
-    gestureEventSchema,
-    appInstalledEventSchema,
-    appActivatedEventSchema,
-    controlPassiveEventSchema,
-    appDeactivatedEventSchema,
-    appUninstalledEventSchema,
-    notificationRespondedEventSchema,
-  ],
+  EVENT_NAMES.map((name) => EVENTS[name].zod()) as [EventSchema, ...EventSchema[]],
   issueMessages,
 )
 

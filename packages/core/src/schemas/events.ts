@@ -50,7 +50,11 @@ const envelope = {
 const lifecycle = <const N extends string>(name: N) =>
   looseObject({ event: literal(name), ...envelope, data: looseObject({}) })
 
-/** Each documented event, by name, in the service's lifecycle order where one applies. */
+/**
+ * Each documented event, by name, in the service's lifecycle order where one applies. With
+ * {@link EVENT_NOTES}, the one list of events: the types, the zod union, the published documents and
+ * `@ringhook/testing`'s factories derive from it.
+ */
 export const EVENTS = {
   gesture: looseObject({
     event: literal('gesture'),
@@ -97,14 +101,7 @@ export type AppUninstalledEvent = Closed<Infer<Events['app.uninstalled']>>
 /** See {@link "@ringhook/core/api"!notificationRespondedEventSchema}. */
 export type NotificationRespondedEvent = Closed<Infer<Events['notification.responded']>>
 /** Every documented event, discriminated on `event`; each names exactly the spec's fields. */
-export type WebhookEvent =
-  | GestureEvent
-  | AppInstalledEvent
-  | AppActivatedEvent
-  | ControlPassiveEvent
-  | AppDeactivatedEvent
-  | AppUninstalledEvent
-  | NotificationRespondedEvent
+export type WebhookEvent = { [N in keyof Events]: Closed<Infer<Events[N]>> }[keyof Events]
 /** An event this version does not know: nothing but `event` is promised, so every other field is `unknown`. */
 export type UnknownEvent = Infer<typeof ANY_EVENT>
 /** The name of a documented event, e.g. `gesture` or `app.installed`. */
@@ -114,6 +111,49 @@ export type EventOf<N extends EventName> = Extract<WebhookEvent, { event: N }>
 
 /** Names of every documented event, in the service's lifecycle order where one applies. */
 export const EVENT_NAMES = Object.keys(EVENTS) as readonly EventName[]
+
+/** An event's own fields: what a payload holds beyond `event` and the envelope every webhook carries. */
+export type EventSample<N extends EventName> = Omit<EventOf<N>, 'event' | keyof typeof envelope>
+
+/** What the list says of one event besides its form: see {@link EVENT_NOTES}. */
+export interface EventNote<N extends EventName> {
+  /** When the service sends it (spec section 6), in one sentence. */
+  readonly about: string
+  /** A valid value of its own fields: where a made-up payload of the event starts. */
+  readonly sample: EventSample<N>
+}
+
+/**
+ * The rest of the list of events, beside {@link EVENTS}: what each means and a sample of its own
+ * fields. The published documents (`@ringhook/schemas`) describe each event with `about`, and the
+ * factories of `@ringhook/testing` start from `sample`, so a new event is written here and nowhere
+ * else. Apart from EVENTS so that bundlers leave it out of a receiver, which never reads it.
+ */
+export const EVENT_NOTES: { readonly [N in EventName]: EventNote<N> } = {
+  gesture: {
+    about: 'The user performed a gesture on the ring while the app was active (control and device apps).',
+    sample: { gesture_type: 'tap', data: {} },
+  },
+  'app.installed': { about: 'The user added the app.', sample: { data: {} } },
+  'app.activated': {
+    about: 'The app became active (a control app selected in the hotbar, a device app’s ring mode on).',
+    sample: { data: {} },
+  },
+  'control.passive': {
+    about:
+      'The ring entered passive mode (screen locked, app backgrounded); gestures pause, vibes still work. Control apps only.',
+    sample: { data: {} },
+  },
+  'app.deactivated': {
+    about: 'The app is no longer active (the user switched to another control app, or ring mode off).',
+    sample: { data: {} },
+  },
+  'app.uninstalled': { about: 'The user removed the app.', sample: { data: {} } },
+  'notification.responded': {
+    about: 'The user answered a vibe triggered with a response_config; `data` holds its `event_id` and the `response`.',
+    sample: { data: { event_id: 'evt_sample', response: 'yes' } },
+  },
+}
 
 const KNOWN_NAMES: ReadonlySet<string> = new Set(EVENT_NAMES)
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { LOAD_CAPTURES_BODY_LIMIT } from '../captures.js'
 import type { Engine } from '../engine.js'
 import { FAULT_NAMES, FAULT_PROFILES, nextFaultsInput } from '../faults/kinds.js'
 import { type RouteRequest, type RouteResult, Router } from '../http/router.js'
@@ -12,7 +13,8 @@ const ok = (body: unknown): RouteResult => ({ status: 200, body })
 const created = (body: unknown): RouteResult => ({ status: 201, body })
 const param = (request: RouteRequest, name: string) => request.params[name] as string
 /** The JSON body, handed on as is: every engine operation validates its input with zod. */
-const body = async (request: RouteRequest): Promise<never> => ((await request.body()) ?? {}) as never
+const body = async (request: RouteRequest, limit?: number): Promise<never> =>
+  ((await request.body(limit)) ?? {}) as never
 
 const count = z.coerce.number().int().min(0).optional()
 const logQuery = z.strictObject({
@@ -89,7 +91,9 @@ export function controlRouter(): Router<Engine> {
       .add('POST', '/deliveries/:delivery_id/resend', async (request, engine) =>
         ok(await engine.resend(param(request, 'delivery_id'), await body(request))),
       )
-      .add('POST', '/captures', async (request, engine) => ok(await engine.loadCaptures(await body(request))))
+      .add('POST', '/captures', async (request, engine) =>
+        ok(await engine.loadCaptures(await body(request, LOAD_CAPTURES_BODY_LIMIT))),
+      )
       .add('GET', '/idle', async (_, engine) => {
         await engine.deliveries.idle()
         return ok({ ok: true })

@@ -8,8 +8,8 @@ export interface RouteRequest {
   params: Record<string, string>
   query: URLSearchParams
   requestId: string
-  /** Reads and parses the JSON body (undefined when empty). */
-  body(): Promise<unknown>
+  /** Reads and parses the JSON body (undefined when empty), of at most `limit` bytes (default 64 KiB). */
+  body(limit?: number): Promise<unknown>
   raw: { request: IncomingMessage; response: ServerResponse }
 }
 
@@ -20,8 +20,15 @@ export type RouteHandler<C> = (request: RouteRequest, context: C) => RouteResult
 
 interface Route<C> {
   method: string
+  pattern: string
   segments: string[]
   handler: RouteHandler<C>
+}
+
+/** A route as it was declared. */
+export interface DeclaredRoute {
+  method: string
+  pattern: string
 }
 
 export type Match<C> =
@@ -34,8 +41,13 @@ export class Router<C> {
   readonly #routes: Route<C>[] = []
 
   add(method: string, pattern: string, handler: RouteHandler<C>): this {
-    this.#routes.push({ method, segments: split(pattern), handler })
+    this.#routes.push({ method, pattern, segments: split(pattern), handler })
     return this
+  }
+
+  /** Every route as declared, in order: what a test walks to reach each one (the token check, say). */
+  declared(): DeclaredRoute[] {
+    return this.#routes.map(({ method, pattern }) => ({ method, pattern }))
   }
 
   match(method: string, path: string): Match<C> {

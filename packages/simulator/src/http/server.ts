@@ -35,7 +35,7 @@ export function createListener(
       params,
       query: url.searchParams,
       requestId,
-      body: () => readJson(request),
+      body: (limit) => readJson(request, limit),
       raw: { request, response },
     })
 
@@ -117,9 +117,17 @@ async function run(response: ServerResponse, work: () => Promise<RouteResult>): 
 
 function send(response: ServerResponse, result: RouteResult): void {
   if ('streamed' in result || response.headersSent || response.destroyed) return
-  response
-    .writeHead(result.status, { 'content-type': 'application/json; charset=utf-8', ...result.headers })
-    .end(JSON.stringify(result.body))
+  let answer = result
+  let text: string
+  try {
+    text = JSON.stringify(result.body)
+  } catch (error) {
+    // Whatever an answer holds, writing it must not throw out of the listener and stop the process.
+    const failed = new SimulatorError(500, 'internal_error', `The answer could not be written: ${String(error)}`)
+    answer = { status: failed.status, body: failed.toBody() }
+    text = JSON.stringify(answer.body)
+  }
+  response.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...answer.headers }).end(text)
 }
 
 function errorCode(body: unknown): string | null {

@@ -14,4 +14,5 @@ declare module 'vitest' {
   interface Matchers<T = any> extends RinghookMatchers<T> {}
 }
 
+export type { InstallsSource, StatesSource } from '../verdict/states.js'
 export { type Reporting, type RinghookMatchers, ringhookMatchers } from './matchers.js'

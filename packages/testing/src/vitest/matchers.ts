@@ -1,3 +1,4 @@
+import { compareStates, type InstallsSource, type StatesSource } from '../verdict/states.js'
 import type { DeliverySource, HandlerTracker } from '../verdict/tracker.js'
 
 /** What `expect.extend` gives a matcher: only the parts used here. */
@@ -45,6 +46,24 @@ export const ringhookMatchers = {
           : `expected each event handled exactly once, but:\n${list(verdict.problems)}`,
     }
   },
+  /** Every user's state the app keeps (`@ringhook/users`) equals the service's (the simulator's). Await it. */
+  async toHaveStatesOf(
+    this: MatcherContext,
+    received: StatesSource,
+    service: InstallsSource,
+    appId?: string,
+  ): Promise<MatcherResult> {
+    const verdict = await compareStates(received, service, appId)
+    const shown = verdict.problems.slice(0, 20)
+    const more = verdict.problems.length - shown.length
+    return {
+      pass: verdict.ok,
+      message: () =>
+        this.isNot
+          ? `expected some user's state to differ from the service's, but all ${verdict.users} agree`
+          : `expected every user's state to equal the service's, but ${verdict.problems.length} of ${verdict.users} differ:\n${list(shown)}${more > 0 ? `\n  … and ${more} more` : ''}`,
+    }
+  },
 }
 
 /** The matchers' signatures, added to vitest's `expect`. */
@@ -53,4 +72,9 @@ export interface RinghookMatchers<R = unknown> {
   toHaveDeliveredEverything(): R
   /** The tracker saw each event handled exactly once (and, given the simulator, every delivered one). */
   toHaveHandledEachEventOnce(source?: DeliverySource): R
+  /**
+   * Every user's state the app keeps equals the service's installs of `appId`; uninstalled users absent.
+   * Await it: `await expect(users).toHaveStatesOf(sim, appId)`.
+   */
+  toHaveStatesOf(service: InstallsSource, appId?: string): Promise<R>
 }

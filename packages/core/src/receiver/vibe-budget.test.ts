@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest'
+import { RinghookConfigError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import { silentLogger } from '../logger.js'
+import { signWebhook } from '../signature/sign.js'
+import { vibe } from '../vibe.js'
+import { createReceiver } from './create-receiver.js'
+import type { WebhookRequest } from './request.js'
+import type { VibeBudget } from './vibe-budget.js'
+
+const secret = 'whsec_budget'
+let nowMs = 1_800_000_000_000
+let sent = 0
+
+/** A signed gesture from `user`; each call a distinct delivery unless `timestamp` repeats one. */
+async function gesture(user = 'u1', timestamp = new Date(1_790_000_000_000 + ++sent).toISOString()) {
+  const body = JSON.stringify({
+    event: 'gesture',
+    gesture_type: 'tap',
+    user_app_id: user,
+    app_id: 'app_1',
+    timestamp,
+    data: {},
+  })
+  const { headers } = await signWebhook({ secret, body, timestamp: nowMs / 1000 })
+  return { method: 'POST', headers, rawBody: body } satisfies WebhookRequest
+}
+
+/** A budget of `left` vibes per user, recording what it was asked. */
+function budget(left: number): VibeBudget & { taken: string[] } {
+  const used = new Map<string, number>()
+  const taken: string[] = []
+  return {
+    taken,
+    takeVibe(appId, userAppId) {
+      const key = `${appId}/${userAppId}`
+      const count = used.get(key) ?? 0
+      if (count >= left) return false
+      used.set(key, count + 1)
+      taken.push(key)
+      return Promise.resolve(true)
+    },
+    vibesLeft: (appId, userAppId) => left - (used.get(`${appId}/${userAppId}`) ?? 0),
+  }
+}
+
+function warnings(): Logger & { lines: string[] } {
+  const lines: string[] = []
+  const logger = { ...silentLogger, lines, warn: (_: object, message?: string) => void lines.push(message ?? '') }
+  return { ...logger, child: () => logger }
+}
+
+const receiverWith = (limits: VibeBudget, extra: object = {}) =>
+  createReceiver({ secret, now: () => nowMs, logger: silentLogger, limits: { budget: limits }, ...extra })
+
+describe('the receiver’s `limits`', () => {
+  it('counts each reply’s vibe against its user, and answers without the vibe once the budget is spent', async () => {
+    const limits = budget(2)
+    const receiver = receiverWith(limits)
+    receiver.on('gesture', () => vibe('tap'))
+    const bodies: unknown[] = []
+    for (let i = 0; i < 3; i++) bodies.push(JSON.parse(String((await receiver.handle(await gesture())).body)))
+    expect(bodies.slice(0, 2)).toEqual([
+      { success: true, vibe: { sequence: [{ type: 'tap' }] } },
+      { success: true, vibe: { sequence: [{ type: 'tap' }] } },
+    ])
+    expect(bodies[2]).toEqual({ success: true })
+    expect(limits.taken).toEqual(['app_1/u1', 'app_1/u1'])
+    expect(receiver.options.limits?.stats()).toEqual({ counted: 2, overBudget: 1, unchecked: 0 })
+    // Another user has a budget of her own.
+    expect(JSON.parse(String((await receiver.handle(await gesture('u2'))).body))).toHaveProperty('vibe')
+  })
+
+  it('never counts a retry answered from the dedup store', async () => {
+    const limits = budget(5)
+    const receiver = receiverWith(limits)
+    receiver.on('gesture', () => vibe('pulse'))
+    const first = await gesture('u1', '2026-11-22T10:00:00.000Z')
+    await receiver.handle(first)
+    const retry = await receiver.handle(await gesture('u1', '2026-11-22T10:00:00.000Z'))
+    expect(retry.headers['x-ringhook-duplicate']).toBe('true')
+    expect(JSON.parse(String(retry.body))).toHaveProperty('vibe')
+    expect(limits.taken).toHaveLength(1)
+  })
+
+  it('counts nothing for a reply without a vibe, and shows the handler what is left', async () => {
+    const limits = budget(3)
+    const receiver = receiverWith(limits)
+    const seen: (number | undefined)[] = []
+    receiver.on('gesture', async (_event, context) => {
+      seen.push(await context.vibesLeft?.())
+    })
+    await receiver.handle(await gesture())
+    await receiver.handle(await gesture())
+    expect(seen).toEqual([3, 3])
+    expect(limits.taken).toEqual([])
+  })
+
+  it('sends the vibe anyway with whenSpent: send, and logs a spent budget at most once a minute', async () => {
+    const logger = warnings()
+    const receiver = createReceiver({
+      secret,
+      now: () => nowMs,
+      logger,
+      limits: { budget: budget(0), whenSpent: 'send' },
+    })
+    receiver.on('gesture', () => vibe('tap'))
+    for (let i = 0; i < 3; i++)
+      expect(JSON.parse(String((await receiver.handle(await gesture())).body))).toHaveProperty('vibe')
+    expect(logger.lines).toHaveLength(1)
+    nowMs += 60_000
+    await receiver.handle(await gesture())
+    expect(logger.lines).toHaveLength(2)
+    expect(receiver.options.limits?.stats().overBudget).toBe(4)
+  })
+
+  it('refuses a budget that is not one', () => {
+    expect(() => createReceiver({ secret, limits: { budget: {} as VibeBudget } })).toThrow(RinghookConfigError)
+    expect(() => createReceiver({ secret, limits: { budget: budget(1), whenSpent: 'maybe' as 'drop' } })).toThrow(
+      /whenSpent/,
+    )
+  })
+})

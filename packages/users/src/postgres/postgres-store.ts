@@ -1,0 +1,128 @@
+import { decide } from '../order.js'
+import { pack, type Stamp, type StateCounts, statusOf, unpack, viewOf } from '../states.js'
+import type { StoreResult, UserStore } from '../store.js'
+import { tableName, usersSchemaSql } from './table.js'
+
+/** What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`, or the inbox's `tx`. */
+export interface UsersQueryable {
+  /** Runs one statement (several only without `values`); resolves its rows. */
+  query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
+}
+
+/** What the store needs of a pool: node-postgres' `Pool` is one as it is. */
+export interface UsersPool extends UsersQueryable {
+  /** Checks a client out, for a transaction of the store's own when none is given. */
+  connect(): Promise<UsersQueryable & { release(destroy?: Error | boolean): void }>
+}
+
+/** Where {@link postgresUserStore} keeps states. */
+export interface PostgresUserStoreOptions {
+  /** A node-postgres `Pool`: what a state is written with when no transaction is given. */
+  pool: UsersPool
+  /** The table, made by `migrateUserStates`. Default `ringhook_users`. */
+  table?: string
+}
+
+/**
+ * States on Postgres. `apply(event, tx)` writes in the transaction given: with `@ringhook/postgres`'s
+ * inbox, the delivery's, so the state, the handler's writes and the delivery's claim commit together
+ * or not at all. Each user's compare-and-set holds a transaction-scoped advisory lock on the user, so
+ * instances applying one user's events at once take turns and agree.
+ *
+ * @example
+ * import { createPostgresInbox } from '@ringhook/postgres'
+ * import { createUserStates, LIFECYCLE_EVENTS } from '@ringhook/users'
+ * const inbox = createPostgresInbox({ pool })
+ * const users = createUserStates({ store: postgresUserStore({ pool }) })
+ * receiver.on(
+ *   LIFECYCLE_EVENTS,
+ *   inbox.handler(async (event, tx) => {
+ *     await users.apply(event, tx)
+ *   }),
+ * )
+ */
+export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<UsersQueryable> {
+  const { pool } = options
+  const table = tableName(options.table, 'postgresUserStore')
+  const lock = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))'
+  const read = `SELECT stamp FROM ${table} WHERE user_app_id = $1`
+  const write = `INSERT INTO ${table} AS u (user_app_id, state, since, source, uncertain, stamp)
+  VALUES ($1, $2, to_timestamp($3::double precision / 1000), $4, $5, $6)
+  ON CONFLICT (user_app_id) DO UPDATE SET state = excluded.state, since = excluded.since,
+    source = excluded.source, uncertain = excluded.uncertain, stamp = excluded.stamp`
+
+  const compareAndSet = async (tx: UsersQueryable, userAppId: string, seen: Stamp, marginMs: number) => {
+    await tx.query(lock, [`${table}:${userAppId}`])
+    const { rows } = await tx.query(read, [userAppId])
+    const stored = (rows[0] as { stamp: string } | undefined)?.stamp
+    const before = stored === undefined ? undefined : unpack(Number(stored))
+    const { verdict, next } = decide(before, seen, marginMs)
+    const packed = pack(next)
+    if (packed !== (stored === undefined ? undefined : Number(stored))) {
+      const view = viewOf(userAppId, next)
+      await tx.query(write, [userAppId, view.state, next.at, view.source, next.uncertain, packed])
+    }
+    return { verdict, before, after: next } satisfies StoreResult
+  }
+
+  return {
+    async apply(userAppId, seen, marginMs, tx) {
+      if (tx) return compareAndSet(tx, userAppId, seen, marginMs)
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await compareAndSet(client, userAppId, seen, marginMs)
+        await client.query('COMMIT')
+        client.release()
+        return result
+      } catch (error) {
+        // A connection that failed mid-transaction is not given back to be reused.
+        await client.query('ROLLBACK').catch(() => {})
+        client.release(error instanceof Error ? error : true)
+        throw error
+      }
+    },
+    async get(userAppId) {
+      const { rows } = await pool.query(read, [userAppId])
+      const stored = (rows[0] as { stamp: string } | undefined)?.stamp
+      return stored === undefined ? undefined : unpack(Number(stored))
+    },
+    // Keyset pages in id order: each page is one indexed query, however many users there are.
+    async *pages(status, pageSize) {
+      let after = ''
+      for (;;) {
+        const { rows } = await pool.query(
+          `SELECT user_app_id, stamp FROM ${table} WHERE state = $1 AND user_app_id > $2 ORDER BY user_app_id LIMIT $3`,
+          [status, after, pageSize],
+        )
+        const page = (rows as Array<{ user_app_id: string; stamp: string }>).map(
+          (row) => [row.user_app_id, unpack(Number(row.stamp))] as const,
+        )
+        if (page.length > 0) yield page.filter(([, stamp]) => statusOf(stamp.cause) === status)
+        if (page.length < pageSize) return
+        after = (page[page.length - 1] as readonly [string, Stamp])[0]
+      }
+    },
+    async count(): Promise<StateCounts> {
+      const { rows } = await pool.query(
+        `SELECT state, count(*)::int AS n FROM ${table} WHERE state <> 'uninstalled' GROUP BY state`,
+      )
+      const counts: StateCounts = { active: 0, passive: 0, inactive: 0 }
+      for (const row of rows as Array<{ state: keyof StateCounts; n: number }>) counts[row.state] = row.n
+      return counts
+    },
+  }
+}
+
+/**
+ * Creates the states' table if it is not there (`usersSchemaSql`): safe at every start, by many
+ * instances at once.
+ *
+ * @example await migrateUserStates(pool)
+ */
+export async function migrateUserStates(pool: UsersQueryable, options: { table?: string } = {}): Promise<void> {
+  const sql = usersSchemaSql({ table: tableName(options.table, 'migrateUserStates') })
+  // Two instances creating the table at once can collide in Postgres' catalog: a lock serializes them.
+  // Statements sent together without parameters run in one implicit transaction, which holds the lock.
+  await pool.query(`SELECT pg_advisory_xact_lock(hashtextextended('ringhook_users_migrate', 0));\n${sql}`)
+}

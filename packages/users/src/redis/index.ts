@@ -1,0 +1,7 @@
+/**
+ * Users' states on Redis, shared by every instance: `redisUserStore({ client })` with the app's own
+ * ioredis client.
+ *
+ * @packageDocumentation
+ */
+export { type RedisUserStoreOptions, type RedisUsersClient, redisUserStore } from './redis-store.js'

@@ -1,0 +1,86 @@
+// The refresh budget: whatever users become uncertain, refreshes never spend more than `share` of the
+// key's 100 requests in any 60 s, and every uncertain user is refreshed in the end. Time is vitest's
+// fake clock (the limiter sleeps on it); the API is a stand-in that records when it was called.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { UsersClient } from './refresher.js'
+import { createUserStates, type LifecycleEvent } from './user-states.js'
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: Date.parse('2026-11-28T10:00:00Z') })
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+/** An API whose 40 users are all inactive; it records when each request came. */
+function recordingApi() {
+  const calls: number[] = []
+  const client: UsersClient = {
+    users: {
+      list: async () => {
+        calls.push(Date.now())
+        const users = Array.from({ length: 40 }, (_, i) => ({
+          user_app_id: `user-${i}`,
+          state: 'inactive' as const,
+          installed_at: '2026-11-28T09:00:00Z',
+        }))
+        return { users }
+      },
+      get: async (_appId, userAppId) => {
+        calls.push(Date.now())
+        return {
+          user_app_id: userAppId,
+          app_id: 'app_1',
+          state: 'inactive',
+          installed_at: '2026-11-28T09:00:00Z',
+          permissions: { vibes: true, gestures: true },
+        }
+      },
+    },
+  }
+  return { client, calls }
+}
+
+/** Two events of one user in the same second: a tie the states cannot order. */
+function tie(user: string, at: number): LifecycleEvent[] {
+  const timestamp = new Date(at).toISOString().replace(/\.\d+Z$/, 'Z')
+  const base = { user_app_id: user, app_id: 'app_1', timestamp, data: {} }
+  return [
+    { ...base, event: 'app.activated' },
+    { ...base, event: 'app.deactivated' },
+  ] as LifecycleEvent[]
+}
+
+describe('the refresh budget', () => {
+  it('spends at most its share of the key’s 100 requests in any 60 s, and refreshes every uncertain user', async () => {
+    const { client, calls } = recordingApi()
+    const users = createUserStates({ client, appId: 'app_1', refresh: { share: 0.05, listAbove: 100 } })
+    // 40 users made uncertain, one every 3 s for two minutes.
+    for (let i = 0; i < 40; i++) {
+      for (const event of tie(`user-${i}`, Date.now())) await users.apply(event)
+      await vi.advanceTimersByTimeAsync(3000)
+    }
+    const settled = users.settled()
+    await vi.advanceTimersByTimeAsync(10 * 60_000)
+    await settled
+
+    for (const start of calls)
+      expect(calls.filter((t) => t >= start && t < start + 60_000).length).toBeLessThanOrEqual(5)
+    for (let i = 0; i < 40; i++)
+      expect(await users.get(`user-${i}`)).toMatchObject({ state: 'inactive', source: 'api', uncertain: false })
+    // Per user while the share lasts, by one list request once more wait than it has left.
+    expect(calls.length).toBeLessThan(40)
+  })
+
+  it('counts every user a refresh changed, and uninstalls those the API no longer lists', async () => {
+    const { client } = recordingApi()
+    const users = createUserStates({ client, appId: 'app_1' })
+    const at = new Date(Date.now() - 60_000).toISOString()
+    for (const user of ['user-0', 'user-1', 'user-39', 'user-40', 'user-41'])
+      await users.apply({ event: 'app.activated', user_app_id: user, app_id: 'app_1', timestamp: at, data: {} })
+    // 40 listed users, all inactive: 37 new here, 3 were active; 2 unlisted, active here, now uninstalled.
+    expect(await users.refresh()).toMatchObject({ listed: 40, changed: 42 })
+    expect(await users.count()).toEqual({ active: 0, passive: 0, inactive: 40 })
+    expect(await users.get('user-41')).toMatchObject({ state: 'uninstalled', source: 'api' })
+  })
+})
