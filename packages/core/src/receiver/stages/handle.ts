@@ -2,12 +2,14 @@ import { ACK_BODY } from '../../ack.js'
 import { isThenable } from '../../awaitable.js'
 import type { StoredReply } from '../../dedup/store.js'
 import { describe, RinghookError } from '../../errors.js'
+import type { UnknownEvent, WebhookEvent } from '../../schemas/events.js'
 import { answer, answerError } from '../answer.js'
 import type { Exchange } from '../exchange.js'
 import type { HandlersResult } from '../registry.js'
 import { toGestureReply } from '../reply.js'
 import { rawJsonResponse } from '../response.js'
 import { type Admitted, type Environment, type HandlerOutcome, Later, type Stage } from '../stage.js'
+import type { ReplyLimits } from '../vibe-budget.js'
 
 const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
 /** What a run of handlers that acknowledged earns; one object for every such delivery. */
@@ -39,8 +41,11 @@ export const handle: Stage<Admitted, Ran, HandlerOutcome> = {
       ? toOutcome(event.event, ran.value)
       : { ok: false, errors: ran.errors.map(handlerFailed) }
     exchange.observer?.handled?.(outcome.ok, performance.now() - exchange.startedAt)
-    // Acknowledged at the deadline: the stored reply is the acknowledgement the service already has.
-    return exchange.afterReply && outcome.ok ? ACKNOWLEDGED : outcome
+    // Acknowledged at the deadline: the stored reply is the acknowledgement the service already has,
+    // and no vibe went out, so none is spent.
+    if (exchange.afterReply && outcome.ok) return ACKNOWLEDGED
+    const { limits } = env.options
+    return limits ? spendVibe(limits, exchange.event, outcome) : outcome
   },
 }
 
@@ -82,3 +87,36 @@ function toOutcome(name: string, value: unknown): HandlerOutcome {
 
 const handlerFailed = (error: unknown): RinghookError =>
   new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })
+
+/** The reply sent in place of a vibe over its user's budget. */
+const WITHOUT_VIBE: StoredReply = Object.freeze({ status: 200, body: '{"success":true}' })
+
+/**
+ * Spends one of the user's vibes on a gesture reply that carries one. Asked once per handled
+ * delivery, before the reply is stored: a retry answered from the dedup store replays the stored
+ * reply and is never counted again.
+ */
+function spendVibe(
+  limits: ReplyLimits,
+  event: WebhookEvent | UnknownEvent,
+  outcome: HandlerOutcome,
+): HandlerOutcome | Promise<HandlerOutcome> {
+  if (!outcome.ok || event.event !== 'gesture' || !outcome.reply.body.includes('"vibe"')) return outcome
+  const { app_id: appId, user_app_id: userAppId } = event as { app_id: string; user_app_id: string }
+  return Promise.resolve()
+    .then(() => limits.budget.takeVibe(appId, userAppId))
+    .then(
+      (taken) => {
+        if (taken) {
+          limits.counted()
+          return outcome
+        }
+        limits.overBudget()
+        return limits.whenSpent === 'send' ? outcome : { ok: true as const, reply: WITHOUT_VIBE }
+      },
+      (error: unknown) => {
+        limits.unchecked(error)
+        return outcome
+      },
+    )
+}
