@@ -32,9 +32,8 @@ export function createApp(
 
   // Each user's state, in the order of the events' timestamps whatever order they arrive in.
   const users = createUserStates(app.refresh ?? {})
-  users.attach(receiver, ({ userAppId, before, after, stale }) => {
-    const what = stale ? `stale, still ${after.state}` : `${before?.state ?? 'new'} -> ${after.state}`
-    console.log(`[app] user ${userAppId}: ${what}`)
+  users.attach(receiver, ({ userAppId, after, stale }, event) => {
+    console.log(`[app] ${event.event} for user ${userAppId}${stale ? ` (stale: still ${after.state})` : ''}`)
   })
 
   receiver.on('notification.responded', (event) => {
