@@ -5,7 +5,7 @@ import { ADMIN_TOKEN, type Fleet, startFleet } from '../limits/support/fleet.js'
 import { poll } from '../redis/support/poll.js'
 import { assertBuilt } from '../runtimes/built.js'
 
-assertBuilt('core', 'node', 'client', 'redis')
+assertBuilt('core', 'node', 'client', 'redis', 'users')
 
 let fleet: Fleet
 

@@ -12,7 +12,7 @@ import { answeredCount, startBurst } from '../support/burst.js'
 import { cleanUp, groupGone, listeningPort, type Started, startExample, stop, waitFor } from './harness.js'
 
 assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel', 'postgres')
-assertBuilt('client', 'redis')
+assertBuilt('client', 'redis', 'users')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'

@@ -9,7 +9,7 @@ import { assertBuilt } from '../runtimes/built.js'
 import { drive, KEY_LIMIT, RUN_MS } from './support/drive.js'
 import { type Fleet, startFleet, tally } from './support/fleet.js'
 
-assertBuilt('core', 'node', 'client', 'redis')
+assertBuilt('core', 'node', 'client', 'redis', 'users')
 
 const SIZE = 3
 const OUTAGE_MS = 20_000

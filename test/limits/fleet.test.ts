@@ -8,7 +8,7 @@ import { assertBuilt } from '../runtimes/built.js'
 import { allowedIn, drive, RUN_MS } from './support/drive.js'
 import { type Fleet, startFleet, tally } from './support/fleet.js'
 
-assertBuilt('core', 'node', 'client', 'redis')
+assertBuilt('core', 'node', 'client', 'redis', 'users')
 
 let fleet: Fleet
 

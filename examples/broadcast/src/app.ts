@@ -4,9 +4,10 @@ import { createClient, createRateLimiter } from '@ringhook/client'
 import { createReceiver, type Logger, type Receiver, VIBE_LIMITS, vibe } from '@ringhook/core'
 import { ringhook } from '@ringhook/node'
 import { createRedisLimitStore, createRedisStore } from '@ringhook/redis'
+import type { UserStates } from '@ringhook/users'
 import type { Redis } from 'ioredis'
 import { type Broadcaster, createBroadcaster } from './broadcast.js'
-import { createUsers, type Users } from './users.js'
+import { keepUsers, type Users } from './users.js'
 
 export interface AppConfig {
   secret: string
@@ -15,7 +16,7 @@ export interface AppConfig {
   appId: string
   /** Guards the admin routes; without one they do not exist. */
   adminToken: string | undefined
-  /** For dedup and the users' cache. */
+  /** For dedup and the users' states. */
   redis: Redis
   /** Before every key the app keeps in Redis. */
   redisPrefix: string
@@ -30,6 +31,7 @@ export interface App {
   server: Server
   receiver: Receiver
   broadcaster: Broadcaster
+  users: Users
 }
 
 /**
@@ -48,9 +50,6 @@ export function createApp(config: AppConfig): App {
     logger,
   })
   const client = createClient({ apiKey: config.apiKey, baseUrl: config.apiUrl, rateLimit: limiter, logger })
-  const users = createUsers(client, config.appId, config.redis, prefix)
-  const broadcaster = createBroadcaster({ client, users, appId: config.appId, logger, maxPending: 200 })
-
   const receiver = createReceiver({
     secret: config.secret,
     logger,
@@ -59,6 +58,16 @@ export function createApp(config: AppConfig): App {
     limits: { budget: limiter },
   })
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(fit(`Got your ${event.gesture_type}`)))
+  // Each user's state, from the lifecycle webhooks in timestamp order, shared by the fleet in Redis.
+  const users = keepUsers(receiver, {
+    client,
+    appId: config.appId,
+    redis: config.redis,
+    prefix,
+    fleetSize: config.fleetSize,
+    logger,
+  })
+  const broadcaster = createBroadcaster({ client, users: users.states, appId: config.appId, logger, maxPending: 200 })
 
   const webhooks = ringhook(receiver, { path: '/webhooks' })
   const admin = config.adminToken ? adminRoutes(config.adminToken, broadcaster, users, receiver) : notFound
@@ -70,7 +79,7 @@ export function createApp(config: AppConfig): App {
       if (!response.headersSent) json(response, 500, { error: 'internal_error' })
     })
   })
-  return { server, receiver, broadcaster }
+  return { server, receiver, broadcaster, users }
 }
 
 const notFound = async (_request: IncomingMessage, response: ServerResponse) =>
@@ -85,7 +94,7 @@ function adminRoutes(token: string, broadcaster: Broadcaster, users: Users, rece
     // Checked before the body is read, in constant time.
     const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? ''
     if (!timingSafeEqual(digest(given), expected)) return json(response, 401, { error: 'unauthorized' })
-    if (route === 'GET /users') return json(response, 200, { users: await users.list() })
+    if (route === 'GET /users') return json(response, 200, { users: await listUsers(users.states) })
     if (route === 'GET /stats')
       return json(response, 200, { ...broadcaster.stats(), replies: receiver.options.limits?.stats() })
     const message = messageOf(await readBody(request, 1024))
@@ -94,6 +103,20 @@ function adminRoutes(token: string, broadcaster: Broadcaster, users: Users, rece
     broadcaster.start(message)
     return json(response, 202, { accepted: true })
   }
+}
+
+/** Active, passive and inactive users, as `{ user_app_id, state, since, source }`; uninstalled ones are absent. */
+async function listUsers(states: UserStates): Promise<Array<Record<string, string>>> {
+  const list: Array<Record<string, string>> = []
+  for (const state of ['active', 'passive', 'inactive'] as const)
+    for await (const user of states.inState(state))
+      list.push({
+        user_app_id: user.userAppId,
+        state: user.state,
+        since: user.since.toISOString(),
+        source: user.source,
+      })
+  return list
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest()

@@ -1,6 +1,6 @@
 import { LocalRateLimitError, type RinghookClient, vibe } from '@ringhook/client'
 import type { Logger } from '@ringhook/core'
-import type { Users } from './users.js'
+import type { UserStates } from '@ringhook/users'
 
 /** What this instance's broadcasts came to since it started. */
 export interface BroadcastStats {
@@ -25,15 +25,18 @@ export interface Broadcaster {
 
 export interface BroadcastOptions {
   client: RinghookClient
-  users: Users
+  /** The users' states: a broadcast goes to those `active` when it reads them. */
+  users: Pick<UserStates, 'inState'>
   appId: string
   logger: Logger
   /** Vibes waiting for a slot in this instance at most; more are skipped. */
   maxPending: number
+  /** Active users read from the states at a time. Default 200. */
+  pageSize?: number
 }
 
 export function createBroadcaster(options: BroadcastOptions): Broadcaster {
-  const { client, users, appId, logger, maxPending } = options
+  const { client, users, appId, logger, maxPending, pageSize = 200 } = options
   const stats: BroadcastStats = { broadcasts: 0, sent: 0, skipped: 0, failed: 0 }
   const running = new Set<Promise<void>>()
   let pending = 0
@@ -60,12 +63,26 @@ export function createBroadcaster(options: BroadcastOptions): Broadcaster {
   }
 
   const broadcast = async (message: string): Promise<void> => {
+    // A page of active users at a time, each page's vibes sent before the next is read: the states
+    // are never read whole, and a long broadcast does not start every vibe at once.
+    // Only the ids reached are kept: a page may show a user twice when users change meanwhile.
+    const reached = new Set<string>()
+    let page: Promise<void>[] = []
     try {
-      const targets = await users.active()
-      await Promise.all(targets.map((userAppId) => send(userAppId, message)))
+      for await (const user of users.inState('active', { pageSize })) {
+        if (reached.has(user.userAppId)) continue
+        reached.add(user.userAppId)
+        page.push(send(user.userAppId, message))
+        if (page.length >= pageSize) {
+          await Promise.all(page)
+          page = []
+        }
+      }
     } catch (error) {
       logger.warn({ error: String(error) }, 'A broadcast could not read the active users')
     }
+    // `send` never rejects: whatever was started finishes before the broadcast counts as done.
+    await Promise.all(page)
   }
 
   return {

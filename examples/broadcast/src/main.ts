@@ -39,7 +39,7 @@ for (const connection of [redis, limitsRedis])
 // Started with Redis away, the app still starts (each instance on its share of the limits).
 await Promise.race([once(limitsRedis, 'ready'), sleep(2000)])
 
-const { server, receiver } = createApp({
+const { server, receiver, users } = createApp({
   secret,
   apiKey,
   apiUrl,
@@ -55,12 +55,15 @@ server.listen(port, () => {
   const bound = (server.address() as AddressInfo).port
   console.log(`ringhook broadcast example listening on http://localhost:${bound} (webhooks at /webhooks)`)
 })
+// The first instance to start loads every user from the API; the others find the states in Redis.
+users.refresh().catch((error: Error) => logger.warn({ error: error.message }, "Loading users' states failed"))
 
 let stopping = false
 process.on('SIGTERM', async () => {
   if (stopping) return
   stopping = true
   console.log('SIGTERM: finishing deliveries in progress')
+  users.close()
   const { drained, pending } = await closeGracefully(server, receiver, { timeoutMs: 10_000 })
   redis.disconnect()
   limitsRedis.disconnect()

@@ -1,43 +1,81 @@
-// The app's users and their states: the one module that knows where they come from. Today, the
-// service's `GET /apps/:app_id/users`, read once a minute for the whole fleet (the answer is
-// shared through Redis, so three instances do not spend three requests of the key's 100 on it).
-import type { RinghookClient, User } from '@ringhook/client'
+// The app's users and their states, kept with @ringhook/users on the Redis every instance shares:
+// each lifecycle webhook is applied by its timestamp whatever instance it reaches and whatever
+// order it arrives in, and the fleet refreshes everyone from the API once every REFRESH_EVERY_MS.
+import type { RinghookClient } from '@ringhook/client'
+import type { Logger, Receiver } from '@ringhook/core'
+import { createUserStates, type UserStates } from '@ringhook/users'
+import { redisUserStore } from '@ringhook/users/redis'
 import type { Redis } from 'ioredis'
 
-/** Users as the app sees them. */
-export interface Users {
-  /** Every user and their state. */
-  list(): Promise<User[]>
-  /** The `user_app_id` of each user in the `active` state. */
-  active(): Promise<string[]>
+/** How often the fleet reads every user from the API, to repair what webhooks lost (Redis away, say). */
+export const REFRESH_EVERY_MS = 10 * 60_000
+
+/**
+ * The part of the key's 100 requests / 60 s the whole fleet's refreshes may spend: the rest stays
+ * for broadcasts. Each instance keeps to its part of it.
+ */
+export const REFRESH_SHARE = 0.1
+
+export interface UsersOptions {
+  client: RinghookClient
+  appId: string
+  redis: Redis
+  /** Before every key the app keeps in Redis. */
+  prefix: string
+  /** How many instances share the key. */
+  fleetSize: number
+  logger: Logger
 }
 
-/** How long a read of the users is shared before the next one. */
-const FRESH_MS = 60_000
+/** The users' states, kept from the receiver's lifecycle webhooks in the shared Redis. */
+export interface Users {
+  readonly states: UserStates
+  /** Reads every user from the API now, unless another instance did in the last REFRESH_EVERY_MS. */
+  refresh(): Promise<void>
+  /** Stops the schedule. */
+  close(): void
+}
 
-export function createUsers(client: RinghookClient, appId: string, redis: Redis, prefix: string): Users {
-  const key = `${prefix}users:${appId}`
-  // Also kept in this process, so that an instance without Redis reads the service once a minute too.
-  let local: { users: User[]; until: number } | undefined
-  // One read at a time: a read may wait for a slot of the key, and broadcasts arriving meanwhile
-  // must not each spend a request of their own on the same list.
-  let reading: Promise<User[]> | undefined
-  const read = async (): Promise<User[]> => {
-    const cached = await redis.get(key).catch(() => null)
-    const users = cached ? (JSON.parse(cached) as User[]) : (await client.users.list(appId)).users
-    if (!cached) await redis.set(key, JSON.stringify(users), 'PX', FRESH_MS).catch(() => undefined)
-    local = { users, until: Date.now() + FRESH_MS }
-    return users
+export function keepUsers(receiver: Receiver, options: UsersOptions): Users {
+  const { client, appId, redis, prefix, fleetSize, logger } = options
+  const states = createUserStates({
+    store: redisUserStore({ client: redis, prefix: `${prefix}users:` }),
+    client,
+    appId,
+    // Uncertain users are refreshed by the instance that saw the tie, within its part of the share.
+    refresh: { share: REFRESH_SHARE / fleetSize },
+    onError: (error) => logger.warn({ error: String(error) }, "Refreshing users' states failed"),
+  })
+  states.attach(receiver, ({ userAppId, before, after, stale }) => {
+    const what = stale ? `stale, still ${after.state}` : `${before?.state ?? 'new'} -> ${after.state}`
+    logger.info({ user_app_id: userAppId }, `user ${what}`)
+  })
+
+  // The states are shared, so one instance refreshes them for all: whoever takes the turn in Redis.
+  const turn = `${prefix}users-refresh`
+  const refresh = async (): Promise<void> => {
+    const mine = await redis.set(turn, String(process.pid), 'PX', REFRESH_EVERY_MS - 1000, 'NX').catch(() => null)
+    if (mine !== 'OK') return
+    try {
+      const { listed, changed } = await states.refresh()
+      logger.info({ listed, changed }, "Users' states refreshed from the API")
+    } catch (error) {
+      // The turn is given back, so the next instance's tick tries again rather than waiting a full period.
+      await redis.del(turn).catch(() => undefined)
+      throw error
+    }
   }
-  const list = async (): Promise<User[]> => {
-    if (local && local.until > Date.now()) return local.users
-    reading ??= read().finally(() => {
-      reading = undefined
-    })
-    return reading
-  }
+  const timer = setInterval(
+    () => refresh().catch((error: unknown) => logger.warn({ error: String(error) }, "Refreshing users' states failed")),
+    REFRESH_EVERY_MS,
+  )
+  timer.unref()
   return {
-    list,
-    active: async () => (await list()).filter((user) => user.state === 'active').map((user) => user.user_app_id),
+    states,
+    refresh,
+    close: () => {
+      clearInterval(timer)
+      states.close()
+    },
   }
 }
