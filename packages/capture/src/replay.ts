@@ -1,5 +1,5 @@
-import { readAnswer } from '@ringhook/core/internal'
 import type { CapturedDelivery, CaptureOutcome } from '@ringhook/core/capture'
+import { readAnswer } from '@ringhook/core/internal'
 import { signWebhook } from '@ringhook/core/signature'
 
 /** Where and how {@link replay} sends captured deliveries. */

@@ -1,6 +1,6 @@
 import { type Logger, RinghookConfigError } from '@ringhook/core'
-import { consoleLogger } from '@ringhook/core/internal'
 import { RATE_LIMITS } from '@ringhook/core/api'
+import { consoleLogger } from '@ringhook/core/internal'
 import { type Clock, systemClock } from './clock.js'
 import { LocalRateLimitError } from './errors.js'
 import { FallbackStore } from './fallback-store.js'
