@@ -21,7 +21,12 @@ export interface FileSinkOptions {
    * checked out, which anyone can send): its size and rotated files, apart from the others, so that
    * they never rotate an authenticated delivery's record out. Default 8 MiB and 1.
    */
-  unauthenticated?: { maxFileBytes?: number; maxFiles?: number }
+  unauthenticated?: {
+    /** Size past which the unauthenticated deliveries' file is rotated, in bytes. Default 8 MiB. */
+    maxFileBytes?: number
+    /** Rotated unauthenticated deliveries' files kept. Default 1. */
+    maxFiles?: number
+  }
 }
 
 /** The default size of a capture file before it is rotated. */

@@ -19,7 +19,10 @@ export interface RedisCaptureSinkOptions {
    * signature checked out, which anyone can send): {@link unauthenticatedStream}, trimmed apart, so
    * that they never trim an authentic delivery's record away. Default 10,000.
    */
-  unauthenticated?: { maxLength?: number }
+  unauthenticated?: {
+    /** About how many entries the unauthenticated deliveries' stream keeps. Default 10,000. */
+    maxLength?: number
+  }
 }
 
 /** The stream captured deliveries go to unless told otherwise. */
