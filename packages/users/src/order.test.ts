@@ -52,6 +52,20 @@ describe('decide: two webhooks', () => {
     expect(decide(at(1000, CAUSE.activated, true), at(999, CAUSE.deactivated), M).verdict).toBe('stale')
     expect(decide(at(1000, CAUSE.activated, true), at(1500, CAUSE.activated), M).verdict).toBe('uncertain')
   })
+
+  it('keeps a tie uncertain until an event past both of its timestamps', () => {
+    // deactivated at .275, then an install stamped 10:00:00 (a reinstall, really at .380): a tie. An
+    // uninstall at .276, held back, arrives last: later than .275, not than the whole second.
+    const tied = decide(at(1275, CAUSE.deactivated), at(1000, CAUSE.installed, true), M).next
+    expect(tied).toEqual({ at: 1000, coarse: true, cause: CAUSE.deactivated, uncertain: true })
+    expect(decide(tied, at(1276, CAUSE.uninstalled), M).verdict).toBe('uncertain')
+    expect(decide(tied, at(2000, CAUSE.uninstalled), M)).toMatchObject({
+      verdict: 'applied',
+      next: { uncertain: false },
+    })
+    // The same the other way round: the whole second stored first, the precise one tied to it.
+    expect(decide(at(1000, CAUSE.installed, true), at(1275, CAUSE.deactivated), M).next).toEqual(tied)
+  })
 })
 
 describe('decide: webhooks and refreshes', () => {

@@ -61,7 +61,11 @@ function tie(current: Stamp, seen: Stamp): Decision {
   if (seen.cause === current.cause && seen.at === current.at && seen.coarse === current.coarse)
     return kept('duplicate', current)
   const later = Math.max(seen.cause, current.cause) as Cause
-  return { verdict: 'uncertain', next: { ...current, cause: later, uncertain: true } }
+  // The time kept is the wider of the two (a whole second holds the other): an event must be past
+  // both to be applied and clear the mark. Keeping a precise .300 beside a tied 10:00:00 let an
+  // event at .400, as unordered against the whole second as the tie, apply as certain.
+  const wider = end(seen) > end(current) ? seen : current
+  return { verdict: 'uncertain', next: { at: wider.at, coarse: wider.coarse, cause: later, uncertain: true } }
 }
 
 /** When a refresh sent can be ordered after the event of `stamp`: past its time, and the margin. */

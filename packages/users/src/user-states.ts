@@ -130,9 +130,10 @@ export function createUserStates<Via = never>(options: UserStatesOptions<Via> = 
     const seen = stampOfEvent(event.timestamp, event.event)
     if (!seen) throw new RinghookConfigError(`@ringhook/users: unreadable timestamp "${event.timestamp}"`)
     const { verdict, before, after } = await store.apply(event.user_app_id, seen, marginMs, via)
-    // A tie waits for a refresh sent late enough to be ordered after both events.
+    // A tie waits for a refresh sent late enough to be ordered after both events: past the later end
+    // (a whole-second stamp ends a second after its `at`).
     if (verdict === 'uncertain')
-      refresher?.queue(event.user_app_id, orderableAfter(seen.at > after.at ? seen : after, marginMs))
+      refresher?.queue(event.user_app_id, Math.max(orderableAfter(seen, marginMs), orderableAfter(after, marginMs)))
     const userAppId = event.user_app_id
     return {
       userAppId,

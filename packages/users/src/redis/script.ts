@@ -28,7 +28,9 @@ local function decide(cur, seen, margin)
     if seen.at >= ending(cur) then return applied(seen) end
     if cur.at >= ending(seen) then return 'stale', cur end
     if seen.cause == cur.cause and seen.at == cur.at and seen.coarse == cur.coarse then return 'duplicate', cur end
-    return 'uncertain', { at = cur.at, coarse = cur.coarse, cause = math.max(seen.cause, cur.cause), unc = true }
+    local wide = cur
+    if ending(seen) > ending(cur) then wide = seen end
+    return 'uncertain', { at = wide.at, coarse = wide.coarse, cause = math.max(seen.cause, cur.cause), unc = true }
   end
   if (not fromWebhook) and (not isWebhook(cur.cause)) then
     if seen.at >= cur.at then return applied(seen) end
