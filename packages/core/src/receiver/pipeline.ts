@@ -86,8 +86,8 @@ function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer 
  */
 function goOnAfterDeadline(exchange: Exchange, env: Environment, work: PromiseLike<unknown>): WebhookResponse {
   const answer = finish(exchange, env)
+  // `wait` counts the delivery again for `close()` until the rest finishes: tracking it too would count it twice.
   const rest = wait(exchange, env, work, true)
-  env.state.track(rest)
   exchange.hooks.waitUntil?.(rest)
   return answer
 }
