@@ -62,24 +62,34 @@ export function createBroadcaster(options: BroadcastOptions): Broadcaster {
     }
   }
 
+  // The active users the last complete read found: while the states cannot be read (Redis away), a
+  // broadcast goes to them, within this instance's share of the limits, rather than to nobody.
+  let lastActive: readonly string[] = []
+
   const broadcast = async (message: string): Promise<void> => {
     // A page of active users at a time, each page's vibes sent before the next is read: the states
     // are never read whole, and a long broadcast does not start every vibe at once.
     // Only the ids reached are kept: a page may show a user twice when users change meanwhile.
     const reached = new Set<string>()
     let page: Promise<void>[] = []
-    try {
-      for await (const user of users.inState('active', { pageSize })) {
-        if (reached.has(user.userAppId)) continue
-        reached.add(user.userAppId)
-        page.push(send(user.userAppId, message))
-        if (page.length >= pageSize) {
-          await Promise.all(page)
-          page = []
-        }
+    const reach = async (userAppId: string): Promise<void> => {
+      if (reached.has(userAppId)) return
+      reached.add(userAppId)
+      page.push(send(userAppId, message))
+      if (page.length >= pageSize) {
+        await Promise.all(page)
+        page = []
       }
+    }
+    try {
+      for await (const user of users.inState('active', { pageSize })) await reach(user.userAppId)
+      lastActive = [...reached]
     } catch (error) {
-      logger.warn({ error: String(error) }, 'A broadcast could not read the active users')
+      logger.warn(
+        { error: String(error), last_known: lastActive.length },
+        'A broadcast could not read the active users: it goes to those the last read found',
+      )
+      for (const userAppId of lastActive) await reach(userAppId)
     }
     // `send` never rejects: whatever was started finishes before the broadcast counts as done.
     await Promise.all(page)
