@@ -41,6 +41,11 @@ const subpaths = {
   '@ringhook/schemas/vectors/signatures.json': 'packages/schemas/vectors/signatures.json',
 }
 
+// `RINGHOOK_TEST=long` (pnpm test:long) runs only the `*.long.test.ts` files: runs that take minutes by
+// design (fleets, outages, soaks, walks of thousands of users, a million deliveries weighed). `pnpm test`
+// leaves them out; CI runs both.
+const long = process.env.RINGHOOK_TEST === 'long'
+
 export default defineConfig({
   resolve: {
     // Tests run against the sources; the built output is exercised by the example and runtime suites.
@@ -51,16 +56,14 @@ export default defineConfig({
     ],
   },
   test: {
-    include: [
-      'packages/*/src/**/*.test.ts',
-      'packages/*/test/**/*.test.ts',
-      'test/**/*.test.ts',
-      'bench/src/**/*.test.ts',
-    ],
-    exclude: ['**/node_modules/**', '**/dist/**'],
+    include: ['packages/*/src/**/', 'packages/*/test/**/', 'test/**/', 'bench/src/**/'].map(
+      (folder) => `${folder}*${long ? '.long' : ''}.test.ts`,
+    ),
+    exclude: ['**/node_modules/**', '**/dist/**', ...(long ? [] : ['**/*.long.test.ts'])],
     // Two cores: a couple of workers, and generous timeouts for suites that start servers.
     pool: 'forks',
-    maxWorkers: 2,
+    // The long runs mostly wait on paced load and timers, not on the cores: three at a time.
+    maxWorkers: long ? 3 : 2,
     testTimeout: 20_000,
     hookTimeout: 30_000,
   },

@@ -88,7 +88,7 @@ function startServer(adapter: AdapterName, ids: number): ChildProcess {
   return fork(join(ROOT, 'test/soak/server.ts'), [adapter], {
     cwd: ROOT,
     // --no-concurrent-recompilation: V8's background compile jobs can keep garbage alive through gc()
-    // on a loaded machine (see core's memory-store.budget.test.ts), which would weigh as growth.
+    // on a loaded machine (see core's memory-store.weighed.long.test.ts), which would weigh as growth.
     execArgv: ['--import', 'tsx', '--expose-gc', '--no-concurrent-recompilation'],
     env: { ...process.env, SOAK_SECRET: SECRET, SOAK_IDS: String(ids) },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -1,5 +1,5 @@
 // A receiver instance keeping users' states on Redis or Postgres, in a process of its own (forked by
-// test/users/redis.test.ts and postgres.test.ts, which kill some of them with SIGKILL mid-run).
+// test/users/redis.long.test.ts and postgres.long.test.ts, which kill some of them with SIGKILL mid-run).
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createClient } from '@ringhook/client'

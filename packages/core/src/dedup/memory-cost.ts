@@ -2,7 +2,7 @@ import type { StoredReply } from './store.js'
 
 // What one remembered delivery costs the heap, in bytes, as the memory store charges it against
 // its budget. Each figure bounds from above what V8 (Node 20, 64-bit) was measured to use, so
-// that the budget bounds the real heap: memory-store.budget.test.ts fills a store and weighs it after a
+// that the budget bounds the real heap: memory-store.weighed.long.test.ts fills a store and weighs it after a
 // full GC, in the worst case for each part.
 
 /**

@@ -1,4 +1,4 @@
-// Child process of memory-store.budget.test.ts: fills a memory store as one named case says, and
+// Child process of memory-store.weighed.long.test.ts: fills a memory store as one named case says, and
 // prints, as one JSON line, what the store charged and what a full collection freed once it was let
 // go. Run as `node --import tsx --expose-gc --no-concurrent-recompilation memory-store-child.ts <case>`:
 // without the last flag, V8's background compile jobs kept the store's closures (and everything they

@@ -1,4 +1,4 @@
-// The fleet run of fleet.test.ts on a redis-server of this test's own, stopped for 20 s in the
+// The fleet run of fleet.long.test.ts on a redis-server of this test's own, stopped for 20 s in the
 // middle: no instance crashes, every broadcast is answered, and the service's 429s stay within the
 // fallback's documented bound (docs/limits.md of @ringhook/client): while the instances count
 // alone, the fleet may exceed a limit by at most the part of it the others were not using when
