@@ -15,7 +15,7 @@ const userStateStores: UserStoreKind[] = [memoryUsers, redisUsers, postgresUsers
 const limitStores: LimitStoreKind[] = [memoryLimits, redisLimits]
 const captureSinks: CaptureSinkKind[] = [fileCaptures, redisCaptures, postgresCaptures]
 
-describe.each(dedupStores)('the $name dedup store', dedupStoreContract)
-describe.each(userStateStores)('the $name users’ state store', userStateStoreContract)
-describe.each(limitStores)('the $name limit store', limitStoreContract)
-describe.each(captureSinks)('the $name capture sink', captureSinkContract)
+for (const kind of dedupStores) describe(`the ${kind.name} dedup store`, () => dedupStoreContract(kind))
+for (const kind of userStateStores) describe(`the ${kind.name} users’ state store`, () => userStateStoreContract(kind))
+for (const kind of limitStores) describe(`the ${kind.name} limit store`, () => limitStoreContract(kind))
+for (const kind of captureSinks) describe(`the ${kind.name} capture sink`, () => captureSinkContract(kind))

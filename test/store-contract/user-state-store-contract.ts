@@ -15,6 +15,8 @@ export interface UserStoreHarness {
    * the backend's transactions, then commits it or rolls it back. Absent for stores without one.
    */
   transaction?(work: (via: unknown) => Promise<void>, end: 'commit' | 'rollback'): Promise<void>
+  /** With `transaction`: resolves once an instance's call waits for another's transaction to end. */
+  untilWaiting?(): Promise<void>
   /** Releases the backend's connections and drops what it created. */
   close(): Promise<void>
 }
@@ -224,6 +226,29 @@ export function userStateStoreContract(kind: UserStoreKind): void {
       expect(await store.get(rolledBack)).toEqual(seen(ACTIVATED, 0))
     }
     expect(await store.get(committed)).toEqual(seen(ACTIVATED, 0))
+  })
+
+  it('holds a user until the caller’s transaction ends, if it joins one: another instance waits, then sees it', async () => {
+    const { transaction, untilWaiting } = harness
+    const [mine, other] = (await harness.instances(2)) as [UserStore<unknown>, UserStore<unknown>]
+    const user = randomUUID()
+    const older = seen(ACTIVATED, 100)
+    const newer = seen(DEACTIVATED, 200)
+    if (!transaction || !untilWaiting) {
+      // Without transactions of its caller, each apply is whole at once.
+      await mine.apply(user, newer, 0)
+      expect(await other.apply(user, older, 0)).toEqual({ verdict: 'stale', before: newer, after: newer })
+      return
+    }
+    let meanwhile: Promise<StoreResult> | undefined
+    await transaction(async (via) => {
+      await mine.apply(user, newer, 0, via)
+      // Sent while the newer event is written but not committed: it must wait for the commit.
+      meanwhile = other.apply(user, older, 0)
+      await untilWaiting()
+    }, 'commit')
+    expect(await meanwhile).toEqual({ verdict: 'stale', before: newer, after: newer })
+    expect(await other.get(user)).toEqual(newer)
   })
 }
 

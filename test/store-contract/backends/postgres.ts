@@ -12,17 +12,31 @@ import type { UserStore } from '@ringhook/users'
 import { migrateUserStates, postgresUserStore } from '@ringhook/users/postgres'
 import type pg from 'pg'
 import { connectPostgres, dropTable, freshTable, uniqueTable } from '../../postgres/support/postgres.js'
+import { poll } from '../../redis/support/poll.js'
 import type { CaptureSinkKind } from '../capture-sink-contract.js'
 import type { DedupStoreKind } from '../dedup-store-contract.js'
 import type { UserStoreKind } from '../user-state-store-contract.js'
 
 /** Pools on the shared Postgres, one per instance, and the tables made through them. */
 async function openPostgres(pools: number, max: number) {
-  const opened = await Promise.all(Array.from({ length: pools }, () => connectPostgres({ max })))
+  // A name of its own on every connection, to tell its sessions among the shared server's.
+  const name = uniqueTable('contract')
+  const opened = await Promise.all(
+    Array.from({ length: pools }, () => connectPostgres({ max, application_name: name })),
+  )
   const tables: string[] = []
   const first = opened[0] as pg.Pool
   return {
     pool: (i: number) => opened[i % pools] as pg.Pool,
+    /** Resolves once one of these connections waits for a lock another holds. */
+    untilWaiting: () =>
+      poll('a connection waiting for a lock', async () => {
+        const { rows } = await first.query(
+          `SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+          [name],
+        )
+        return rows.length > 0 || undefined
+      }).then(() => {}),
     /** Remembers a table to drop at the end. */
     made: (table: string) => {
       tables.push(table)
@@ -102,6 +116,7 @@ export const postgresUsers: UserStoreKind = {
           client.release()
         }
       },
+      untilWaiting: postgres.untilWaiting,
       close: postgres.close,
     }
   },
