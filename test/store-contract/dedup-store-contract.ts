@@ -140,9 +140,9 @@ export function dedupStoreContract(kind: DedupStoreKind): void {
     expect(await a.claim(one, MINUTE)).toEqual({ state: 'completed', reply: vibeReply })
   })
 
-  it('keeps five hundred deliveries apart, each claimed from two instances at once', async () => {
+  it('keeps two hundred deliveries apart, each claimed from two instances at once', async () => {
     const [a, b] = pair()
-    const keys = Array.from({ length: 500 }, () => randomUUID())
+    const keys = Array.from({ length: 200 }, () => randomUUID())
     const replyOf = (i: number): StoredReply => ({ status: 200, body: String(i) })
     // A few at a time: an inbox's claim holds a connection until it is settled.
     await inBatches(keys, 20, async (key, i) => {

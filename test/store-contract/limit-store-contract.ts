@@ -63,6 +63,16 @@ export function limitStoreContract(kind: LimitStoreKind): void {
     }
   })
 
+  it('grants exactly a user’s limit to instances racing for that user', async () => {
+    const fleet = harness.instances(3)
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => take(fleet[i % 3] as LimitStore, both(100, 7), 'app/alice')),
+    )
+    expect(results.filter((result) => result.ok)).toHaveLength(7)
+    for (const result of results.filter((result) => !result.ok)) expect(result).toMatchObject({ scope: 'user' })
+    expect(await (fleet[1] as LimitStore).remaining('app/alice', { limit: 7, windowMs: MINUTE })).toBe(0)
+  })
+
   it('counts each user apart, and every user’s triggers against the key as well', async () => {
     const store = fresh()
     for (let i = 0; i < 3; i++) expect(await take(store, both(5, 3), 'app/alice')).toEqual({ ok: true })

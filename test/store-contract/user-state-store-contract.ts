@@ -58,8 +58,13 @@ function shuffle<T>(items: T[]): void {
 }
 
 /** Runs `work` over `items`, `width` at a time. */
-async function inBatches<T>(items: readonly T[], width: number, work: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += width) await Promise.all(items.slice(i, i + width).map(work))
+async function inBatches<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += width)
+    await Promise.all(items.slice(i, i + width).map((item, j) => work(item, i + j)))
 }
 
 /** Defines the contract's tests for one kind of users' state store, inside the caller's `describe`. */
@@ -121,6 +126,26 @@ export function userStateStoreContract(kind: UserStoreKind): void {
     expect(await listed(store, 'uninstalled')).toEqual([gone])
   })
 
+  it('answers the same event twice as a duplicate, and two events of one whole second as uncertain', async () => {
+    const store = await fresh()
+    const [again, tied] = [randomUUID(), randomUUID()]
+    await store.apply(again, seen(ACTIVATED, 100), 0)
+    expect(await store.apply(again, seen(ACTIVATED, 100), 0)).toEqual({
+      verdict: 'duplicate',
+      before: seen(ACTIVATED, 100),
+      after: seen(ACTIVATED, 100),
+    })
+    // `...T08:00:01Z` and `...T08:00:01.400Z`: the whole second holds the other, their order unknown.
+    const whole: Stamp = { at: BASE + 1000, coarse: true, cause: PASSIVE, uncertain: false }
+    await store.apply(tied, seen(DEACTIVATED, 1400), 0)
+    const tie = await store.apply(tied, whole, 0)
+    // Kept meanwhile: the later event in the spec's order, over the wider time, marked for a refresh.
+    const guess: Stamp = { at: BASE + 1000, coarse: true, cause: DEACTIVATED, uncertain: true }
+    expect(tie).toEqual({ verdict: 'uncertain', before: seen(DEACTIVATED, 1400), after: guess })
+    expect(await store.get(tied)).toEqual(guess)
+    expect(await store.count()).toEqual({ active: 1, passive: 0, inactive: 1 })
+  })
+
   it('applies events of one user sent by several instances at once as one after another: no update lost', async () => {
     const handles = await harness.instances(3)
     const users = Array.from({ length: 6 }, () => randomUUID())
@@ -151,7 +176,8 @@ export function userStateStoreContract(kind: UserStoreKind): void {
   })
 
   it('keeps two thousand users apart: each its own state, counted and listed once', async () => {
-    const store = await fresh()
+    const handles = await harness.instances(3)
+    const store = handles[0] as UserStore<unknown>
     const causes = [INSTALLED, ACTIVATED, PASSIVE, UNINSTALLED] as const
     const statuses = ['inactive', 'active', 'passive', 'uninstalled'] as const
     const users = Array.from({ length: 2000 }, (_, i) => ({
@@ -159,7 +185,7 @@ export function userStateStoreContract(kind: UserStoreKind): void {
       stamp: seen(causes[i % 4] as Stamp['cause'], i),
       status: statuses[i % 4] as UserStatus,
     }))
-    await inBatches(users, 50, (user) => store.apply(user.id, user.stamp, 0))
+    await inBatches(users, 60, (user, i) => (handles[i % 3] as UserStore<unknown>).apply(user.id, user.stamp, 0))
     const expected = (status: UserStatus) => users.filter((user) => user.status === status).map((user) => user.id)
     expect(await store.count()).toEqual({ active: 500, passive: 500, inactive: 500 })
     for (const status of statuses) expect(await listed(store, status, 128)).toEqual(expected(status))
