@@ -100,11 +100,11 @@ export function limitStoreContract(kind: LimitStoreKind): void {
 
   it('gives no slot to a key paused after a 429, for anyone, until the pause ends; vibes of gesture replies still go', async () => {
     const [a, b] = harness.instances(2) as [LimitStore, LimitStore]
-    await a.pause('key', undefined, 5000)
+    await a.pause('key', undefined, MINUTE)
     for (const user of [undefined, 'app/alice']) {
       const refused = await take(b, both(100, 30), user)
       expect(refused).toMatchObject({ ok: false, scope: 'key' })
-      if (!refused.ok) expect(refused.waitMs).toBeGreaterThan(4000)
+      if (!refused.ok) expect(refused.waitMs).toBeGreaterThan(MINUTE / 2)
     }
     // A vibe in a webhook's reply does not call the API: the key's pause does not hold it.
     expect(await take(b, vibesOnly(30), 'app/alice')).toEqual({ ok: true })
@@ -112,11 +112,11 @@ export function limitStoreContract(kind: LimitStoreKind): void {
 
   it('gives no slot to a user paused after a 429, and holds no one else', async () => {
     const [a, b] = harness.instances(2) as [LimitStore, LimitStore]
-    await a.pause('user', 'app/alice', 5000)
+    await a.pause('user', 'app/alice', MINUTE)
     for (const rules of [both(100, 30), vibesOnly(30)]) {
       const refused = await take(b, rules, 'app/alice')
       expect(refused).toMatchObject({ ok: false, scope: 'user' })
-      if (!refused.ok) expect(refused.waitMs).toBeGreaterThan(4000)
+      if (!refused.ok) expect(refused.waitMs).toBeGreaterThan(MINUTE / 2)
     }
     expect(await b.remaining('app/alice', { limit: 30, windowMs: MINUTE })).toBe(0)
     expect(await take(b, both(100, 30), 'app/bob')).toEqual({ ok: true })
@@ -134,15 +134,15 @@ export function limitStoreContract(kind: LimitStoreKind): void {
 
   it('lengthens a pause, never shortens it', async () => {
     const store = fresh()
-    await store.pause('user', 'app/alice', 5000)
+    await store.pause('user', 'app/alice', MINUTE)
     await store.pause('user', 'app/alice', 100)
-    await store.pause('key', undefined, 5000)
+    await store.pause('key', undefined, MINUTE)
     await store.pause('key', undefined, 100)
     const user = await take(store, vibesOnly(30), 'app/alice')
     const key = await take(store, keyOnly(100))
     for (const refused of [user, key]) {
       expect(refused.ok).toBe(false)
-      if (!refused.ok) expect(refused.waitMs).toBeGreaterThan(4000)
+      if (!refused.ok) expect(refused.waitMs).toBeGreaterThan(MINUTE / 2)
     }
   })
 
@@ -199,7 +199,8 @@ export function limitStoreContract(kind: LimitStoreKind): void {
     const refused = await limiter.acquire().catch((error: unknown) => error)
     expect(refused).toBeInstanceOf(LocalRateLimitError)
     const window = 200 + (store.shared ? 1000 : 0)
-    expect((refused as LocalRateLimitError).retryAfterMs).toBeGreaterThan(window - 150)
+    // However busy the machine, less than half a second passed between the two.
+    expect((refused as LocalRateLimitError).retryAfterMs).toBeGreaterThan(window - 500)
     expect((refused as LocalRateLimitError).retryAfterMs).toBeLessThanOrEqual(window)
   })
 }
