@@ -112,8 +112,11 @@ export const postgresUsers: UserStoreKind = {
           await client.query('BEGIN')
           await work(client)
           await client.query(end === 'commit' ? 'COMMIT' : 'ROLLBACK')
-        } finally {
           client.release()
+        } catch (error) {
+          // Not given back to the pool inside a transaction that failed.
+          client.release(error instanceof Error ? error : true)
+          throw error
         }
       },
       untilWaiting: postgres.untilWaiting,
