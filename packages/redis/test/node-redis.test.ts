@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { poll } from '../../../test/redis/support/poll.js'
 import { connectRedis, dropPrefix, SHARED_REDIS_PORT, uniquePrefix } from '../../../test/redis/support/redis.js'
 import { type RedisServer, startRedisServer } from '../../../test/redis/support/redis-server.js'
-import { storeContract } from '../../../test/store-contract/contract.js'
+import { dedupStoreContract } from '../../../test/store-contract/dedup-store-contract.js'
 
 const newClient = (port: number) => createClient({ url: `redis://127.0.0.1:${port}`, disableOfflineQueue: true })
 type NodeRedis = ReturnType<typeof newClient>
@@ -36,19 +36,21 @@ describe('node-redis through fromNodeRedis', () => {
     for (const client of clients) client.destroy()
   })
 
-  describe.each([{ name: 'redis (node-redis)' }])('the $name store', (kind) =>
-    storeContract({
-      ...kind,
-      pair: () => {
-        const [a, b] = clients
-        if (!a || !b) throw new Error('node-redis clients are not connected')
-        return [
-          createRedisStore({ client: fromNodeRedis(a), prefix }),
-          createRedisStore({ client: fromNodeRedis(b), prefix }),
-        ]
-      },
-    }),
-  )
+  describe('the redis (node-redis) store', () =>
+    dedupStoreContract({
+      name: 'redis (node-redis)',
+      open: async () => ({
+        pair: () => {
+          const [a, b] = clients
+          if (!a || !b) throw new Error('node-redis clients are not connected')
+          return [
+            createRedisStore({ client: fromNodeRedis(a), prefix }),
+            createRedisStore({ client: fromNodeRedis(b), prefix }),
+          ]
+        },
+        close: async () => {},
+      }),
+    }))
 })
 
 describe('node-redis when Redis restarts', () => {

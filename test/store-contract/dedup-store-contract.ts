@@ -2,13 +2,21 @@
 // used as two "instances" sharing state: one object in memory, two connections to one Redis.
 import { randomUUID } from 'node:crypto'
 import type { ClaimResult, DedupStore, StoredReply } from '@ringhook/core/store'
-import { expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import { poll } from '../redis/support/poll.js'
 
-export interface StoreKind {
-  name: string
+/** One open backend: pairs of handles on it, and how to let it go. */
+export interface DedupStoreHarness {
   /** Two handles on one shared store, as two receiver instances would hold. */
-  pair: () => [DedupStore, DedupStore]
+  pair(): [DedupStore, DedupStore]
+  /** Releases the backend's connections and drops what it created. */
+  close(): Promise<void>
+}
+
+/** A dedup store to run the contract on. */
+export interface DedupStoreKind {
+  name: string
+  open(): Promise<DedupStoreHarness>
 }
 
 const MINUTE = 60_000
@@ -29,8 +37,17 @@ const claimOnceLapsed = (store: DedupStore, key: string) =>
     return claim.state === 'claimed' ? claim : undefined
   })
 
-/** Defines the contract's tests for one kind of store, inside the caller's `describe`. */
-export function storeContract({ pair }: StoreKind): void {
+/** Defines the contract's tests for one kind of dedup store, inside the caller's `describe`. */
+export function dedupStoreContract(kind: DedupStoreKind): void {
+  let harness: DedupStoreHarness
+  beforeAll(async () => {
+    harness = await kind.open()
+  })
+  afterAll(async () => {
+    await harness?.close()
+  })
+  const pair = () => harness.pair()
+
   it('grants exactly one of many concurrent claims from two instances', async () => {
     const [a, b] = pair()
     const key = randomUUID()
@@ -122,4 +139,34 @@ export function storeContract({ pair }: StoreKind): void {
     await b.release(two, claimOfTwo)
     expect(await a.claim(one, MINUTE)).toEqual({ state: 'completed', reply: vibeReply })
   })
+
+  it('keeps two hundred deliveries apart, each claimed from two instances at once', async () => {
+    const [a, b] = pair()
+    const keys = Array.from({ length: 200 }, () => randomUUID())
+    const replyOf = (i: number): StoredReply => ({ status: 200, body: String(i) })
+    // A few at a time: an inbox's claim holds a connection until it is settled.
+    await inBatches(keys, 20, async (key, i) => {
+      const claims = await Promise.all([a.claim(key, MINUTE), b.claim(key, MINUTE)])
+      expect(claims.map((claim) => claim.state).sort()).toEqual(['claimed', 'in_flight'])
+      const mine = claims[0]?.state === 'claimed' ? 0 : 1
+      const owner = mine === 0 ? a : b
+      if (i % 2 === 0) await owner.complete(key, token(claims[mine] as ClaimResult), replyOf(i), MINUTE)
+      else await owner.release(key, token(claims[mine] as ClaimResult))
+    })
+    await inBatches(keys, 20, async (key, i) => {
+      const claim = await (i % 4 < 2 ? a : b).claim(key, MINUTE)
+      if (i % 2 === 0) return expect(claim).toEqual({ state: 'completed', reply: replyOf(i) })
+      await (i % 4 < 2 ? a : b).release(key, token(claim))
+    })
+  })
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function inBatches<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += width)
+    await Promise.all(items.slice(i, i + width).map((item, j) => work(item, i + j)))
 }
