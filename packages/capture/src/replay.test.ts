@@ -1,4 +1,7 @@
+import { once } from 'node:events'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Capture, createCapture } from '@ringhook/core/capture'
@@ -149,6 +152,34 @@ describe('replay', () => {
       'its body was left out: personal fields could not be removed from it',
     ])
     expect(target.handled).toEqual(['gesture:u_1'])
+  })
+
+  it('reads at most 64 KiB of an answer by default, and says it cut the rest', async () => {
+    await production_traffic()
+    const [first] = await readCaptures(path, { outcome: 'accepted', event: 'gesture' })
+    // Something in the way answers a page of 1 MiB, in 16 KiB chunks.
+    const page = createServer((request, response) => {
+      request.resume()
+      response.writeHead(200, { 'content-type': 'text/html' })
+      const chunk = 'x'.repeat(16 * 1024)
+      for (let i = 0; i < 64; i++) response.write(chunk)
+      response.end()
+    })
+    page.listen(0, '127.0.0.1')
+    await once(page, 'listening')
+    try {
+      const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/webhooks`
+      const summary = await replay([first as never], { url, secret: local })
+      const answer = summary.results[0]?.answer
+      expect({ status: answer?.status, cut: answer?.cut, length: answer?.body.length }).toEqual({
+        status: 200,
+        cut: true,
+        length: 64 * 1024,
+      })
+    } finally {
+      page.closeAllConnections()
+      await new Promise((resolve) => page.close(resolve))
+    }
   })
 
   it('counts a target that does not answer as an error, and goes on', async () => {

@@ -44,6 +44,27 @@ describe('event factories', () => {
   })
 })
 
+describe('factory-made notification answers', () => {
+  it('each get a fresh data.event_id, so a receiver handles every one (none is a duplicate)', async () => {
+    const receiver = createReceiver({ secret, logger: silentLogger })
+    const handled: string[] = []
+    receiver.on('notification.responded', (event) => void handled.push(event.data.event_id))
+    const made = [
+      events.notificationResponded(),
+      events.notificationResponded(),
+      createEvent('notification.responded'),
+      createEvent('notification.responded', { data: { response: 'no' } }),
+    ]
+    for (const payload of made) {
+      const { body, headers } = await signEvent({ secret, payload })
+      const response = await receiver.handle({ method: 'POST', headers, rawBody: body })
+      expect([response.status, response.headers['x-ringhook-duplicate']]).toEqual([200, undefined])
+    }
+    expect(handled).toEqual(made.map((event) => event.data.event_id))
+    expect(new Set(handled).size).toBe(4)
+  })
+})
+
 describe('checkGestureReply', () => {
   it.each([
     ['', 'none'],

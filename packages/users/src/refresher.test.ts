@@ -1,6 +1,7 @@
 // The refresh budget: whatever users become uncertain, refreshes never spend more than `share` of the
 // key's 100 requests in any 60 s, and every uncertain user is refreshed in the end. Time is vitest's
 // fake clock (the limiter sleeps on it); the API is a stand-in that records when it was called.
+import { NotFoundError } from '@ringhook/client'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { UsersClient } from './refresher.js'
 import { createUserStates, type LifecycleEvent } from './user-states.js'
@@ -82,5 +83,36 @@ describe('the refresh budget', () => {
     expect(await users.refresh()).toMatchObject({ listed: 40, changed: 42 })
     expect(await users.count()).toEqual({ active: 0, passive: 0, inactive: 40 })
     expect(await users.get('user-41')).toMatchObject({ state: 'uninstalled', source: 'api' })
+  })
+})
+
+describe('a user the API does not know', () => {
+  it('is uninstalled by its refresh: asked once, never retried, no error reported', async () => {
+    const asked: number[] = []
+    const errors: unknown[] = []
+    // The client's answer to a 404 of GET /v1/apps/:app_id/users/:user_app_id.
+    const client: UsersClient = {
+      users: {
+        list: async () => ({ users: [] }),
+        get: async (appId, userAppId) => {
+          asked.push(Date.now())
+          throw new NotFoundError({
+            status: 404,
+            code: 'not_found',
+            message: `User "${userAppId}" of app "${appId}" was not found.`,
+            requestId: undefined,
+            request: { method: 'GET', path: `/v1/apps/${appId}/users/${userAppId}` },
+            body: undefined,
+          })
+        },
+      },
+    }
+    const users = createUserStates({ client, appId: 'app_1', onError: (error) => errors.push(error) })
+    for (const event of tie('gone', Date.now())) await users.apply(event)
+    await vi.advanceTimersByTimeAsync(60_000)
+
+    expect(errors).toEqual([])
+    expect(asked).toHaveLength(1)
+    expect(await users.get('gone')).toMatchObject({ state: 'uninstalled', source: 'api', uncertain: false })
   })
 })

@@ -114,6 +114,74 @@ describe('the receiver’s `limits`', () => {
     expect(receiver.options.limits?.stats().overBudget).toBe(4)
   })
 
+  it('spends nothing on a reply that finished after the deadline: the gesture was answered without it', async () => {
+    const limits = budget(5)
+    const receiver = receiverWith(limits, { deadlineMs: 20, onDeadline: 'acknowledge' })
+    let answered: () => void = () => {}
+    const answer = new Promise<void>((resolve) => {
+      answered = resolve
+    })
+    receiver.on('gesture', async () => {
+      await answer
+      return vibe('tap')
+    })
+    // Acknowledged at the deadline, without the vibe.
+    const response = await receiver.handle(await gesture())
+    expect([response.status, JSON.parse(String(response.body))]).toEqual([200, { ok: true }])
+    // The handler's reply comes only once the acknowledgement went out; close() waits for it.
+    answered()
+    expect(await receiver.close()).toEqual({ drained: true, pending: 0 })
+    expect(limits.taken).toEqual([])
+    expect(receiver.options.limits?.stats()).toEqual({ counted: 0, overBudget: 0, unchecked: 0 })
+  })
+
+  it('shows each handler the vibes left of the delivery’s own user', async () => {
+    const limits = budget(3)
+    const asked: string[] = []
+    const receiver = receiverWith({
+      takeVibe: limits.takeVibe,
+      vibesLeft: (appId, userAppId) => {
+        asked.push(`${appId}/${userAppId}`)
+        return limits.vibesLeft(appId, userAppId)
+      },
+    })
+    const seen: string[] = []
+    receiver.on('gesture', async (event, context) => {
+      seen.push(`${event.user_app_id}: ${await context.vibesLeft?.()}`)
+      return vibe('tap')
+    })
+    for (const user of ['u1', 'u1', 'u2', 'u1']) await receiver.handle(await gesture(user))
+    expect(seen).toEqual(['u1: 3', 'u1: 2', 'u2: 3', 'u1: 1'])
+    expect(asked).toEqual(['app_1/u1', 'app_1/u1', 'app_1/u2', 'app_1/u1'])
+  })
+
+  it('sends the vibe unchecked when the budget throws or rejects, and says so', async () => {
+    const logger = warnings()
+    const failures = [
+      () => {
+        throw new Error('limit store unreachable')
+      },
+      () => Promise.reject(new Error('limit store timed out')),
+    ]
+    const receiver = createReceiver({
+      secret,
+      now: () => nowMs,
+      logger,
+      limits: { budget: { takeVibe: () => (failures.shift() as () => never)(), vibesLeft: () => 0 } },
+    })
+    receiver.on('gesture', () => vibe('tap'))
+    for (let i = 0; i < 2; i++)
+      expect(JSON.parse(String((await receiver.handle(await gesture())).body))).toEqual({
+        success: true,
+        vibe: { sequence: [{ type: 'tap' }] },
+      })
+    expect(receiver.options.limits?.stats()).toEqual({ counted: 0, overBudget: 0, unchecked: 2 })
+    expect(logger.lines).toEqual([
+      'The vibe budget failed: the gesture reply was sent uncounted',
+      'The vibe budget failed: the gesture reply was sent uncounted',
+    ])
+  })
+
   it('refuses a budget that is not one', () => {
     expect(() => createReceiver({ secret, limits: { budget: {} as VibeBudget } })).toThrow(RinghookConfigError)
     expect(() => createReceiver({ secret, limits: { budget: budget(1), whenSpent: 'maybe' as 'drop' } })).toThrow(
