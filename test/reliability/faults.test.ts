@@ -445,25 +445,26 @@ describe.concurrent.each(adapters)('faults: $name', (adapter) => {
   })
 
   describe('logs', () => {
-    // 300 requests one after another, on every adapter at once: seconds on a loaded machine.
+    // 40 requests one after another: the rule (10 lines, then a count) is what is tested, not the
+    // size of the flood; the receiver's clock is fixed, so all 40 fall in one interval of the limit.
     it('a flood of forged requests: at most 10 warnings, the rest counted in one line', { timeout: 60_000 }, async ({
       task,
     }) => {
       const { url, lines, receiver } = await mountWithReceiver(adapter)
       const forged = await signed(gesture(), { secret: 'whsec_forged' })
       const statuses = new Set<number>()
-      for (let i = 0; i < 300; i++) statuses.add((await post(url, forged)).status)
+      for (let i = 0; i < 40; i++) statuses.add((await post(url, forged)).status)
       await receiver.close({ timeoutMs: 0 })
       const warnings = lines.filter((l) => l.level === 'warn' && l.fields.code === 'unauthorized')
       const summary = lines.find((l) => l.fields.suppressed !== undefined)
       expect([...statuses]).toEqual([401])
       expect(warnings).toHaveLength(10)
-      expect(summary?.fields).toMatchObject({ suppressed: { unauthorized: 290 }, total: 290 })
+      expect(summary?.fields).toMatchObject({ suppressed: { unauthorized: 30 }, total: 30 })
       const bytes = lines.reduce((sum, line) => sum + JSON.stringify(line).length, 0)
       record(
         task,
-        '300 forged requests (wrong secret)',
-        `401 ×300; ${lines.length} log lines (${bytes} bytes): 10 warnings, then one line counting the 290 held back`,
+        '40 forged requests (wrong secret)',
+        `401 ×40; ${lines.length} log lines (${bytes} bytes): 10 warnings, then one line counting the 30 held back`,
       )
     })
   })

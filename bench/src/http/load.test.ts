@@ -41,58 +41,84 @@ async function serve(
 const load = (port: number, connections = 4, presign = 200) =>
   runLoad({ port, sign: ringHeaders, connections, durationS: 0.4, presign })
 
+// A run lasts 0.4 s of wall time by design, and how much a loaded machine gets done in it is anyone's
+// guess: each test asserts how what was counted matches what the server saw (exact up to the one
+// request a connection may have in flight at the deadline), and asks for no more answers than the few
+// its rule needs.
 describe('runLoad', () => {
   it('sends distinct signed deliveries on keep-alive connections and counts every 2xx answer', async () => {
     const { port, seen } = await serve((_count, res) =>
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'),
     )
-    // 20 pre-signed: past them (the bound below asks for over 100 answers) every delivery is signed
-    // live, however slowly a loaded machine runs the 0.4 s (with 200, a slow run signed none live).
-    const result = await load(port, 4, 20)
+    // 4 pre-signed, one a connection: every connection's second delivery is signed live.
+    const result = await load(port, 4, 4)
+    const counted = Math.round(result.rps * 0.4)
     expect(result.errors).toBe(0)
     expect(seen.connections).toBe(4)
-    // Answers after the deadline are not counted; every counted one was a request the server saw.
-    expect(result.rps * 0.4).toBeGreaterThan(100)
-    expect(result.rps * 0.4).toBeLessThanOrEqual(seen.bodies.length)
+    // Answers after the deadline are not counted (at most one a connection); every counted one was a request the server saw.
+    expect(counted).toBeGreaterThan(4)
+    expect(counted).toBeLessThanOrEqual(seen.bodies.length)
+    expect(counted).toBeGreaterThanOrEqual(seen.bodies.length - 4)
     expect(new Set(seen.bodies).size).toBe(seen.bodies.length)
     expect(seen.signatures.size).toBe(seen.bodies.length)
     expect(JSON.parse(seen.bodies[0] as string)).toMatchObject({ event: 'notification.responded' })
     expect(result.p50Ms).toBeGreaterThan(0)
     expect(result.p99Ms).toBeGreaterThanOrEqual(result.p50Ms)
-    expect(result.signedLive).toBeGreaterThan(0) // 20 pre-signed, over 100 sent
+    // Past the 4 pre-signed, each request sent was signed live (the server may not have read the last ones).
+    expect(result.signedLive).toBeGreaterThanOrEqual(seen.bodies.length - 4)
+    expect(result.signedLive).toBeGreaterThan(0)
     expect(result.loadCpuShare).toBeGreaterThan(0)
   })
 
   it('reads chunked answers', async () => {
-    const { port } = await serve((_count, res) => {
+    const { port, seen } = await serve((_count, res) => {
       res.writeHead(200)
       res.write('{"ok"')
       res.end(':true}')
     })
     const result = await load(port, 2)
+    const counted = Math.round(result.rps * 0.4)
     expect(result.errors).toBe(0)
-    expect(result.rps).toBeGreaterThan(100)
+    // A chunked answer not read to its end would hold its connection: more than one answer each.
+    expect(counted).toBeGreaterThan(2)
+    expect(counted).toBeGreaterThanOrEqual(seen.bodies.length - 2)
   })
 
   it('counts a non-2xx answer as an error, and replaces a connection the server closes', async () => {
+    // Every 4th answer closes its connection; every odd one is a 401.
+    let refused = 0
     const { port, seen } = await serve((count, res) => {
-      if (count % 10 === 0) res.writeHead(200, { connection: 'close' }).end('{}')
+      if (count % 4 === 0) res.writeHead(200, { connection: 'close' }).end('{}')
       else if (count % 2 === 0) res.writeHead(200).end('{}')
-      else res.writeHead(401).end()
+      else {
+        refused += 1
+        res.writeHead(401).end()
+      }
     })
     const result = await load(port, 2)
-    expect(seen.connections).toBeGreaterThan(10)
-    expect(result.errors).toBeGreaterThan(result.rps * 0.4 * 0.8)
-    expect(result.rps).toBeGreaterThan(100)
+    const closed = Math.floor(seen.bodies.length / 4)
+    // Each close before the deadline opened a new connection (one a connection may come after it).
+    expect(closed).toBeGreaterThan(2)
+    expect(seen.connections).toBeGreaterThanOrEqual(2 + closed - 2)
+    expect(result.errors).toBeLessThanOrEqual(refused)
+    expect(result.errors).toBeGreaterThanOrEqual(refused - 2)
+    expect(Math.round(result.rps * 0.4)).toBeGreaterThanOrEqual(seen.bodies.length - refused - 2)
   })
 
   it('counts a connection dropped before its answer as an error and goes on', async () => {
-    const { port } = await serve((count, res) => {
-      if (count % 5 === 0) res.socket?.destroy()
-      else res.writeHead(200).end('{}')
+    let dropped = 0
+    const { port, seen } = await serve((count, res) => {
+      if (count % 3 === 0) {
+        dropped += 1
+        res.socket?.destroy()
+      } else res.writeHead(200).end('{}')
     })
     const result = await load(port, 2)
-    expect(result.errors).toBeGreaterThan(5)
-    expect(result.rps).toBeGreaterThan(100)
+    expect(dropped).toBeGreaterThan(2)
+    expect(result.errors).toBeLessThanOrEqual(dropped)
+    expect(result.errors).toBeGreaterThanOrEqual(dropped - 2)
+    // It went on after its drops: the deliveries answered are counted.
+    expect(Math.round(result.rps * 0.4)).toBeGreaterThanOrEqual(seen.bodies.length - dropped - 2)
+    expect(result.rps).toBeGreaterThan(0)
   })
 })

@@ -16,7 +16,10 @@ export interface Backend {
 export interface Front {
   /** `http://127.0.0.1:<port>/webhooks`, the app's webhook URL. */
   readonly url: string
-  /** Sends new connections to this process until it exits; those that waited go to it at once. */
+  /**
+   * Sends new connections to this process until it exits; those that waited go to it at once. The
+   * connections kept alive to the one before are cut, as stopping it would: none reaches it any more.
+   */
   use(backend: Backend): void
   close(): Promise<void>
 }
@@ -25,6 +28,8 @@ export interface Front {
 export async function startFront(): Promise<Front> {
   let current: Backend | undefined
   let waiting: Array<(port: number) => void> = []
+  /** The clients forwarded to each port, to cut when another process takes over. */
+  const forwarded = new Map<number, Set<Socket>>()
   const sockets = new Set<Socket>()
   const track = (socket: Socket) => {
     sockets.add(socket)
@@ -36,6 +41,9 @@ export async function startFront(): Promise<Front> {
     const forward = (port: number) => {
       const upstream = connect(port, '127.0.0.1')
       track(upstream)
+      const clients = forwarded.get(port) ?? new Set()
+      forwarded.set(port, clients.add(client))
+      client.on('close', () => clients.delete(client))
       client.pipe(upstream).pipe(client)
       // Whichever side goes, the other goes with it: a killed process leaves its clients cut off.
       upstream.on('close', () => client.destroy())
@@ -50,6 +58,7 @@ export async function startFront(): Promise<Front> {
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
     use(backend) {
+      for (const [port, clients] of forwarded) if (port !== backend.port) for (const client of clients) client.destroy()
       current = backend
       void backend.exited.then(() => {
         if (current === backend) current = undefined

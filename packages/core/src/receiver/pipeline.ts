@@ -85,9 +85,13 @@ function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer 
  * counted by `close()` and kept alive by `waitUntil`, then the same stage judges it and the rest run.
  */
 function goOnAfterDeadline(exchange: Exchange, env: Environment, work: PromiseLike<unknown>): WebhookResponse {
+  // Held across the hand-over: `finish` ends the delivery's count before `wait` counts it again, and a
+  // close() already waiting must not see nothing running in between and resolve.
+  env.state.begin()
   const answer = finish(exchange, env)
   // `wait` counts the delivery again for `close()` until the rest finishes: tracking it too would count it twice.
   const rest = wait(exchange, env, work, true)
+  env.state.end()
   exchange.hooks.waitUntil?.(rest)
   return answer
 }
