@@ -43,18 +43,42 @@ afterAll(async () => {
 const users = () => fetch(`${base}/users`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
 
 async function gesture(user: string) {
-  const body = JSON.stringify({
-    event: 'gesture',
-    gesture_type: 'tap',
-    user_app_id: user,
-    app_id: 'app_admin',
-    timestamp: new Date().toISOString(),
-    data: {},
-  })
+  return deliver({ event: 'gesture', gesture_type: 'tap', user_app_id: user })
+}
+
+async function deliver(fields: Record<string, unknown>) {
+  const body = JSON.stringify({ app_id: 'app_admin', timestamp: new Date().toISOString(), data: {}, ...fields })
   const { headers } = await signWebhook({ secret: SECRET, body })
   const response = await fetch(`${base}/webhooks`, { method: 'POST', headers, body })
   return { status: response.status, body: await response.text() }
 }
+
+describe('examples/postgres, its users’ states', () => {
+  it('keeps every user_app_id the receiver accepts, and lists each', async () => {
+    const ids = [
+      `u_\u0000${randomUUID()}`,
+      randomUUID().replaceAll('-', '').repeat(85).slice(0, 2700),
+      `u_\ud800${randomUUID()}`,
+    ]
+    for (const user_app_id of ids)
+      expect(await deliver({ event: 'app.activated', user_app_id })).toMatchObject({ status: 200 })
+    const listed = (await (await users()).json()) as { users: Array<{ user_app_id: string; state: string }> }
+    for (const id of ids)
+      expect(listed.users).toContainEqual(expect.objectContaining({ user_app_id: id, state: 'active' }))
+  })
+
+  it('refuses a timestamp a state cannot keep with 400, once, not 500 on every retry', async () => {
+    for (const timestamp of [
+      '-271821-04-20T00:00:00.000Z',
+      '+100000-01-01T00:00:00.000Z',
+      '9999-12-31T23:59:59.998Z',
+    ]) {
+      const answer = await deliver({ event: 'app.activated', user_app_id: `u_${randomUUID()}`, timestamp })
+      expect(answer.status).toBe(400)
+      expect(answer.body).toContain('invalid_payload')
+    }
+  })
+})
 
 describe('examples/postgres, its admin route on a failing query', () => {
   it('answers GET /users 500 with a log line, and keeps serving webhooks', async () => {
