@@ -1,5 +1,6 @@
 // examples/broadcast against the simulator: its admin routes, and a broadcast reaching every active
 // user. The fleet's limits under load are tested in test/limits.
+import { signWebhook } from '@ringhook/core/signature'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, type Fleet, startFleet } from '../limits/support/fleet.js'
@@ -39,6 +40,25 @@ describe('examples/broadcast', { timeout: 30_000 }, () => {
     const user = fleet.users[0] as string
     const { vibe } = await fleet.sim.gesture(user, 'double_tap', { wait: true })
     expect(vibe).toMatchObject({ source: 'gesture_reply', status: 'delivered', message: 'Got your double_tap' })
+  })
+
+  it('answers webhooks at /webhooks with a query string, as the other examples do', async () => {
+    const body = JSON.stringify({
+      event: 'gesture',
+      gesture_type: 'tap',
+      user_app_id: fleet.users[2],
+      app_id: fleet.appId,
+      timestamp: new Date().toISOString(),
+      data: {},
+    })
+    const { headers } = await signWebhook({ secret: fleet.secret, body })
+    const response = await fetch(`${fleet.balancer.url}/webhooks?source=load-balancer`, {
+      method: 'POST',
+      headers,
+      body,
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ vibe: { message: 'Got your tap' } })
   })
 
   it('lists the users’ states', async () => {

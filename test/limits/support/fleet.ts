@@ -13,6 +13,8 @@ export interface Fleet {
   readonly instances: Started[]
   readonly appId: string
   readonly keyId: string
+  /** The app's webhook secret. */
+  readonly secret: string
   /** The instances' `REDIS_PREFIX`: every key of theirs starts with it. */
   readonly prefix: string
   /** The users' `user_app_id`s, all active. */
@@ -61,6 +63,7 @@ export async function startFleet(options: {
     instances,
     appId: app.app_id,
     keyId: key.id,
+    secret: app.secret,
     prefix,
     users,
     broadcast: async (message) => {
