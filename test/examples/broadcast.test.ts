@@ -1,5 +1,7 @@
 // examples/broadcast against the simulator: its admin routes, and a broadcast reaching every active
 // user. The fleet's limits under load are tested in test/limits.
+import { signWebhook } from '@ringhook/core/signature'
+import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, type Fleet, startFleet } from '../limits/support/fleet.js'
 import { poll } from '../redis/support/poll.js'
@@ -40,6 +42,25 @@ describe('examples/broadcast', { timeout: 30_000 }, () => {
     expect(vibe).toMatchObject({ source: 'gesture_reply', status: 'delivered', message: 'Got your double_tap' })
   })
 
+  it('answers webhooks at /webhooks with a query string, as the other examples do', async () => {
+    const body = JSON.stringify({
+      event: 'gesture',
+      gesture_type: 'tap',
+      user_app_id: fleet.users[2],
+      app_id: fleet.appId,
+      timestamp: new Date().toISOString(),
+      data: {},
+    })
+    const { headers } = await signWebhook({ secret: fleet.secret, body })
+    const response = await fetch(`${fleet.balancer.url}/webhooks?source=load-balancer`, {
+      method: 'POST',
+      headers,
+      body,
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ vibe: { message: 'Got your tap' } })
+  })
+
   it('lists the users’ states', async () => {
     const response = await admin('/users')
     expect(response.status).toBe(200)
@@ -56,5 +77,34 @@ describe('examples/broadcast', { timeout: 30_000 }, () => {
       (await admin('/broadcast', { method: 'POST', body: JSON.stringify({ message: 'x'.repeat(81) }) })).status,
     ).toBe(400)
     expect((await admin('/broadcast', { method: 'POST', body: 'not json' })).status).toBe(400)
+  })
+
+  it('answers GET /users 500 with a log line when its query fails, and keeps serving webhooks', async () => {
+    // The active users' set made a string: every read of it fails (WRONGTYPE), as a real query does.
+    const redis = new Redis('redis://127.0.0.1:6379')
+    const active = `${fleet.prefix}users:state:active`
+    const members = await redis.smembers(active)
+    expect(members.length).toBeGreaterThan(0)
+    try {
+      await redis.set(active, 'not a set')
+      const failed = await admin('/users')
+      expect(failed.status).toBe(500)
+      await poll('the failure is logged', async () =>
+        fleet.instances.some((instance) =>
+          /An admin request failed.*WRONGTYPE|WRONGTYPE.*An admin request failed/.test(instance.output()),
+        )
+          ? true
+          : undefined,
+      )
+      expect(fleet.instances.every((instance) => instance.child.exitCode === null)).toBe(true)
+      const user = fleet.users[1] as string
+      const { vibe } = await fleet.sim.gesture(user, 'tap', { wait: true })
+      expect(vibe).toMatchObject({ source: 'gesture_reply', status: 'delivered' })
+    } finally {
+      await redis.del(active)
+      await redis.sadd(active, ...members)
+      redis.disconnect()
+    }
+    expect((await admin('/users')).status).toBe(200)
   })
 })

@@ -73,7 +73,8 @@ export function createApp(config: AppConfig): App {
   const admin = config.adminToken ? adminRoutes(config.adminToken, broadcaster, users, receiver) : notFound
   const server = createServer((request, response) => {
     if (request.url === '/health') return void response.end('ok')
-    if (request.url === '/webhooks') return webhooks(request, response)
+    // By path: `/webhooks?anything` is the webhook route too, as in the other examples.
+    if (request.url?.split('?', 1)[0] === '/webhooks') return webhooks(request, response)
     admin(request, response).catch((error: unknown) => {
       logger.error({ error: String(error) }, 'An admin request failed')
       if (!response.headersSent) json(response, 500, { error: 'internal_error' })

@@ -52,10 +52,19 @@ export function createApp(
         response.writeHead(401, { 'content-type': 'application/json' })
         return void response.end('{"error":{"code":"unauthorized"}}')
       }
-      return void listUsers(users).then((body) => {
-        response.writeHead(200, { 'content-type': 'application/json' })
-        response.end(body)
-      })
+      // A store that fails (a custom one, over a network) is this request's 500, logged; the
+      // process and its webhooks go on.
+      return void listUsers(users).then(
+        (body) => {
+          response.writeHead(200, { 'content-type': 'application/json' })
+          response.end(body)
+        },
+        (error: unknown) => {
+          console.error(`[app] GET /users failed: ${(error as Error)?.message ?? error}`)
+          if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' })
+          response.end('{"error":{"code":"internal_error"}}')
+        },
+      )
     }
     webhooks(request, response)
   })

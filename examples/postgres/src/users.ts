@@ -58,10 +58,19 @@ export function usersRoute(users: UserStates<pg.PoolClient>, adminToken: string 
       response.end('{"error":{"code":"unauthorized"}}')
       return true
     }
-    void list(users).then((body) => {
-      response.writeHead(200, { 'content-type': 'application/json' })
-      response.end(body)
-    })
+    // A failing query (a failover, a renamed table) is this request's 500, logged; the process and
+    // its webhooks go on.
+    list(users).then(
+      (body) => {
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(body)
+      },
+      (error: unknown) => {
+        console.error(`[app] GET /users failed: ${(error as Error)?.message ?? error}`)
+        if (!response.headersSent) response.writeHead(500, { 'content-type': 'application/json' })
+        response.end('{"error":{"code":"internal_error"}}')
+      },
+    )
     return true
   }
 }

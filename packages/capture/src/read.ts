@@ -1,5 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { createInterface } from 'node:readline'
+import type { Readable } from 'node:stream'
 import { describeIssues } from '@ringhook/core/api'
 import {
   type CapturedDelivery,
@@ -60,11 +63,7 @@ export async function readCaptures(path: string, filter: CaptureFilter = {}): Pr
   const skipped: SkippedCaptureLine[] = []
   const read = async (files: string[]) => {
     const records: CapturedDelivery[] = []
-    for (const file of files) {
-      const lines = parseCaptures(await readFile(file, 'utf8'), file)
-      skipped.push(...lines.skipped)
-      for (const record of lines) if (matchesCapture(record, filter)) records.push(record)
-    }
+    for (const file of files) await readCaptureStream(createReadStream(file), file, filter, records, skipped)
     return records
   }
   return withSkipped(byArrival(await read(authentic), await read(strangers)), skipped)
@@ -104,6 +103,29 @@ function byArrival(first: CapturedDelivery[], second: CapturedDelivery[]): Captu
   for (; i < first.length; i++) out.push(first[i] as CapturedDelivery)
   for (; j < second.length; j++) out.push(second[j] as CapturedDelivery)
   return out
+}
+
+/**
+ * Reads JSON Lines of captured deliveries from a stream, line by line, keeping those that match the
+ * filter: a file is never held whole (a string holds 512 MiB at most; a capture file may be larger).
+ */
+export async function readCaptureStream(
+  input: Readable,
+  file: string,
+  filter: CaptureFilter,
+  records: CapturedDelivery[],
+  skipped: SkippedCaptureLine[],
+): Promise<void> {
+  input.setEncoding('utf8')
+  let n = 0
+  for await (const text of createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })) {
+    n++
+    const line = text.trim()
+    if (line === '') continue
+    const record = parseLine(line)
+    if (typeof record === 'string') skipped.push({ file, line: n, reason: record })
+    else if (matchesCapture(record, filter)) records.push(record)
+  }
 }
 
 /**

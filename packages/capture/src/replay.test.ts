@@ -182,6 +182,48 @@ describe('replay', () => {
     }
   })
 
+  it('sends no forged request unless asked by name, and then counts them', async () => {
+    await production_traffic()
+    // Strangers' requests, whole (under the 1 KiB prefix): an uninstall for a victim, a gesture.
+    const uninstall = JSON.stringify({
+      event: 'app.uninstalled',
+      user_app_id: 'u_victim',
+      app_id: 'app_replay',
+      timestamp: '2027-01-15T08:00:02.000Z',
+      data: {},
+    })
+    expect((await post(source.url, uninstall, 'whsec_stranger')).status).toBe(401)
+    expect((await post(source.url, gesture('u_forged'), 'whsec_stranger')).status).toBe(401)
+    await capture.flush()
+    const records = await readCaptures(path)
+    expect(records.filter((record) => record.authentic === false)).toHaveLength(2)
+    const uninstalled: string[] = []
+    target.receiver.on('app.uninstalled', (event) => void uninstalled.push(event.user_app_id))
+
+    const summary = await replay(records, { url: target.url, secret: local })
+    expect(summary.sent).toBe(4)
+    expect(summary.unauthenticated).toBe(0)
+    expect(summary.statuses).toEqual({ '200': 3, '500': 1, skipped: 2 })
+    expect(summary.results.filter((result) => result.unauthenticated).map((result) => result.skipped)).toEqual([
+      'it was not authenticated when it arrived (anyone could have sent it); includeUnauthenticated sends it',
+      'it was not authenticated when it arrived (anyone could have sent it); includeUnauthenticated sends it',
+    ])
+    expect(target.handled).toEqual(['gesture:u_1', 'notification.responded:u_notified'])
+    expect(uninstalled).toEqual([])
+
+    // An older record, without `authentic`, refused at the signature check, is a stranger's too.
+    const older = records.filter((record) => record.authentic === false).map(({ authentic: _, ...record }) => record)
+    const old = await replay(older, { url: target.url, secret: local })
+    expect([old.sent, old.statuses]).toEqual([0, { skipped: 2 }])
+    expect(uninstalled).toEqual([])
+
+    // Asked for by name, they are sent, and counted.
+    const asked = await replay(records, { url: target.url, secret: local, includeUnauthenticated: true })
+    expect([asked.sent, asked.unauthenticated]).toEqual([6, 2])
+    expect(uninstalled).toEqual(['u_victim'])
+    expect(target.handled).toContain('gesture:u_forged')
+  })
+
   it('counts a target that does not answer as an error, and goes on', async () => {
     await production_traffic()
     const records = await readCaptures(path)
@@ -189,7 +231,8 @@ describe('replay', () => {
     await target.close()
     const summary = await replay(records.slice(0, 2), { url, secret: local })
     expect(summary.statuses).toEqual({ error: 2 })
-    expect(summary.results[0]?.error).toBeTruthy()
+    // Not "fetch failed" alone: why it failed.
+    expect(summary.results[0]?.error).toMatch(/^fetch failed: \w+/)
   })
 })
 

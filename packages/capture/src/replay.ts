@@ -11,6 +11,12 @@ export interface ReplayOptions {
   /** Send nothing: the summary lists what would be sent. */
   dryRun?: boolean
   /**
+   * Also send the records of unauthenticated deliveries (refused before or at their signature
+   * check: anyone can send those, so replaying one signs a stranger's body with `secret`). Default
+   * `false`: they are skipped, with a reason; `unauthenticated` in the summary counts those sent.
+   */
+  includeUnauthenticated?: boolean
+  /**
    * Changes a payload before it is signed: gets the body as text, returns the body to send. Not
    * called for a body captured as base64 (not UTF-8), which is sent as it came.
    */
@@ -70,8 +76,15 @@ export interface ReplayResult {
   /** Why nothing answered (refused connection, timeout). */
   error?: string
   /**
-   * Why it was not sent: its body was not captured whole (`request.cut`: a stranger's body cut to a
-   * prefix, or one left out because its personal fields could not be removed).
+   * The delivery was not authenticated when it arrived (`authentic: false`; in an older record
+   * without that field, refused with a code answered at or before the signature check): anyone
+   * could have sent it. Such a record is sent only with `includeUnauthenticated`.
+   */
+  unauthenticated: boolean
+  /**
+   * Why it was not sent: it was not authenticated (and `includeUnauthenticated` was not given), or
+   * its body was not captured whole (`request.cut`: a stranger's body cut to a prefix, or one left
+   * out because its personal fields could not be removed).
    */
   skipped?: string
 }
@@ -82,6 +95,8 @@ export interface ReplaySummary {
   results: ReplayResult[]
   /** How many requests were sent (0 in a dry run). */
   sent: number
+  /** How many of those sent were unauthenticated deliveries' (only with `includeUnauthenticated`). */
+  unauthenticated: number
   /** Answers counted by HTTP status (`"200": 3`); `"error"` counts those that got none, `"skipped"` those not sent. */
   statuses: Record<string, number>
 }
@@ -89,7 +104,9 @@ export interface ReplaySummary {
 /**
  * Sends captured deliveries to a receiver, one after another in the order given, each signed again
  * with `secret` and a fresh timestamp (the captured signature is redacted, and stale anyway). Each
- * goes to `url` only: a redirect is its answer (with its `location`), never followed.
+ * goes to `url` only: a redirect is its answer (with its `location`), never followed. A delivery
+ * that was not authenticated when it arrived is skipped unless `includeUnauthenticated` is set:
+ * signing it would make a stranger's request (a forgery) one the target trusts.
  *
  * @example
  * const records = await readCaptures('captures/deliveries.jsonl', { outcome: 'failed' })
@@ -99,34 +116,36 @@ export interface ReplaySummary {
 export async function replay(records: readonly CapturedDelivery[], options: ReplayOptions): Promise<ReplaySummary> {
   const send = options.fetch ?? fetch
   const now = options.now ?? Date.now
-  const summary: ReplaySummary = { results: [], sent: 0, statuses: {} }
+  const summary: ReplaySummary = { results: [], sent: 0, unauthenticated: 0, statuses: {} }
   for (const record of records) {
     const request = await prepare(record, options, now)
+    const unauthenticated = isUnauthenticated(record)
     const result: ReplayResult = {
       id: record.id,
       event: record.event,
       original: { status: record.answer.status, outcome: record.outcome, code: record.code },
       request,
+      unauthenticated,
     }
     summary.results.push(result)
-    const cut = record.request.cut
-    if (cut !== undefined) {
-      result.skipped =
-        cut === 'prefix'
-          ? `only the first bytes of its body were captured (${record.request.bytes} arrived)`
-          : 'its body was left out: personal fields could not be removed from it'
+    const skipped = whyNotSent(record, unauthenticated, options)
+    if (skipped !== undefined) {
+      result.skipped = skipped
       summary.statuses.skipped = (summary.statuses.skipped ?? 0) + 1
       continue
     }
     if (options.dryRun) continue
     summary.sent++
+    if (unauthenticated) summary.unauthenticated++
+    const timeoutMs = options.timeoutMs ?? 30_000
+    const signal = AbortSignal.timeout(timeoutMs)
     try {
       const response = await send(request.url, {
         method: 'POST',
         headers: request.headers,
         body: request.encoding === 'base64' ? Buffer.from(request.body, 'base64') : request.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        signal,
       })
       const { text, cut } = await readAnswer(response, options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES)
       const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null
@@ -138,12 +157,55 @@ export async function replay(records: readonly CapturedDelivery[], options: Repl
         duplicate: response.headers.get('x-ringhook-duplicate') === 'true',
       }
     } catch (error) {
-      result.error = error instanceof Error ? error.message : String(error)
+      result.error = signal.aborted
+        ? `timed out: no answer within ${timeoutMs} ms`
+        : error instanceof Error
+          ? describeFailure(error)
+          : String(error)
     }
     const key = result.answer ? String(result.answer.status) : 'error'
     summary.statuses[key] = (summary.statuses[key] ?? 0) + 1
   }
   return summary
+}
+
+/**
+ * Codes a receiver answers before or at the signature check: a record written before captures said
+ * `authentic` is a stranger's when it was refused with one of them.
+ */
+const BEFORE_AUTHENTICATION = new Set([
+  'not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'body_timeout',
+  'body_incomplete',
+  'unsupported_media_type',
+  'unauthorized',
+  'secret_unavailable',
+])
+
+/** Whether a captured delivery was refused before or at its signature check: anyone could have sent it. */
+function isUnauthenticated(record: CapturedDelivery): boolean {
+  if (record.authentic !== undefined) return !record.authentic
+  return record.outcome === 'refused' && record.code !== undefined && BEFORE_AUTHENTICATION.has(record.code)
+}
+
+/** Why a record is not sent, or `undefined` when it is. */
+function whyNotSent(record: CapturedDelivery, unauthenticated: boolean, options: ReplayOptions): string | undefined {
+  // A body not captured whole cannot be sent even when asked: that reason comes first.
+  const cut = record.request.cut
+  if (cut === 'prefix') return `only the first bytes of its body were captured (${record.request.bytes} arrived)`
+  if (cut === 'unscanned') return 'its body was left out: personal fields could not be removed from it'
+  if (unauthenticated && !options.includeUnauthenticated)
+    return 'it was not authenticated when it arrived (anyone could have sent it); includeUnauthenticated sends it'
+  return undefined
+}
+
+/** A failed fetch's message, with its cause's ("fetch failed" alone says nothing). */
+function describeFailure(error: Error): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause
+  const why = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : ''
+  return why === '' ? error.message : `${error.message}: ${why}`
 }
 
 /** A receiver's answer is a few hundred bytes; far more is a page from something else in the way. */

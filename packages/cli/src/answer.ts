@@ -1,4 +1,5 @@
 import { readAnswer } from '@ringhook/core/internal'
+import { NoAnswerInTime } from './cli/timeout.js'
 
 /**
  * The most of any answer a command reads: a receiver's or the simulator's answer is a few KiB at
@@ -19,12 +20,24 @@ export interface CappedResponse {
 
 /**
  * Sends one request to `url` only: a redirect is the answer, never followed (a signed delivery or a
- * control token must not reach another host), and the body is read up to `capBytes`.
+ * control token must not reach another host), and the body is read up to `capBytes`. Gives up after
+ * `timeoutMs`, answer read included, with a {@link NoAnswerInTime} that names the timeout.
  */
-export async function request(url: string, init: RequestInit, capBytes = ANSWER_CAP_BYTES): Promise<CappedResponse> {
-  const response = await fetch(url, { ...init, redirect: 'manual' })
-  const { text, cut } = await readAnswer(response, capBytes)
-  return { status: response.status, ok: response.ok, headers: response.headers, text, cut }
+export async function request(
+  url: string,
+  init: RequestInit,
+  timeoutMs: number,
+  capBytes = ANSWER_CAP_BYTES,
+): Promise<CappedResponse> {
+  const signal = AbortSignal.timeout(timeoutMs)
+  try {
+    const response = await fetch(url, { ...init, redirect: 'manual', signal })
+    const { text, cut } = await readAnswer(response, capBytes)
+    return { status: response.status, ok: response.ok, headers: response.headers, text, cut }
+  } catch (error) {
+    if (signal.aborted) throw new NoAnswerInTime(timeoutMs)
+    throw error
+  }
 }
 
 /** The line that says an answer was cut. */

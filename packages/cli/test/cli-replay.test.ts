@@ -32,6 +32,7 @@ let file = ''
 let server: Server
 let url = ''
 const handled: string[] = []
+const uninstalled: string[] = []
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ringhook-cli-replay-'))
@@ -58,6 +59,7 @@ beforeAll(async () => {
     handled.push(`${event.user_app_id}:${event.gesture_type}`)
     return vibe('pulse').message(`Got ${event.gesture_type}`)
   })
+  target.on('app.uninstalled', (event) => void uninstalled.push(event.user_app_id))
   server = createServer(ringhook(target))
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
@@ -76,11 +78,62 @@ describe('ringhook replay', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toContain('→ gesture')
     expect(result.stdout).toMatch(/x-service-signature: sha256=[0-9a-f]{64}/)
-    expect(result.stdout).toContain('(was 401 unauthorized)')
-    expect(result.stdout).toContain('\\u009b2J{}')
-    expect(result.stdout).not.toContain('\u009b')
-    expect(result.stdout).toContain('Dry run: 3 deliveries would be sent')
+    expect(result.stdout).toMatch(/- \(no event\) \S+: not sent, it was not authenticated .*\(was 401 unauthorized\)/)
+    expect(result.stdout).toContain('Dry run: 2 deliveries would be sent')
+    expect(result.stdout).toContain('Not sent: 1 delivery(ies) that were not authenticated')
+    // Asked for by name, the stranger's request is shown, marked, with its control characters escaped.
+    const strangers = await inProcess([
+      'replay',
+      file,
+      '--url',
+      url,
+      '--secret',
+      local,
+      '--dry-run',
+      '--include-unauthenticated',
+    ])
+    expect(strangers.stdout).toMatch(/→ ⚠ unauthenticated \(no event\) \S+ \(was 401 unauthorized\)/)
+    expect(strangers.stdout).toContain('\\u009b2J{}')
+    expect(strangers.stdout).not.toContain('\u009b')
+    expect(strangers.stdout).toContain('Dry run: 3 deliveries would be sent')
     expect(handled.length).toBe(before)
+  })
+
+  it('sends no forged request unless asked by name, and says how many it sent', async () => {
+    // A stranger's uninstall for a victim, refused at the source, in a capture of its own.
+    const forgedFile = join(dir, 'forged.jsonl')
+    const capture = createCapture({ sink: fileSink({ path: forgedFile }), logger: silentLogger })
+    const source = createReceiver({ secret: production, logger: silentLogger, capture })
+    source.on('gesture', () => vibe('tap'))
+    const forged = JSON.stringify({
+      event: 'app.uninstalled',
+      user_app_id: 'u_victim',
+      app_id: 'app_cli_replay',
+      timestamp: '2027-01-15T08:00:02.000Z',
+      data: {},
+    })
+    for (const [body, secret] of [
+      [gesture('u_real'), production],
+      [forged, 'whsec_stranger'],
+      [gesture('u_forged'), 'whsec_stranger'],
+    ] as const) {
+      const { headers } = await signWebhook({ secret, body })
+      await source.handle({ method: 'POST', headers, rawBody: body })
+    }
+    await capture.close()
+    const before = handled.length
+    const result = await inProcess(['replay', forgedFile, '--url', url, '--secret', local])
+    expect(result.code).toBe(0)
+    expect(result.stdout).toContain(`Replayed 1 deliveries to ${url}: 200 ×1, skipped ×2.`)
+    expect(result.stdout).toContain('Not sent: 2 delivery(ies) that were not authenticated when they arrived')
+    expect(handled.slice(before)).toEqual(['u_real:tap'])
+    expect(uninstalled).toEqual([])
+    expect((await inProcess(['replay', '--help'])).stdout).toContain('--include-unauthenticated')
+
+    const asked = await inProcess(['replay', forgedFile, '--url', url, '--secret', local, '--include-unauthenticated'])
+    expect(asked.stdout).toContain('Sent 2 delivery(ies) that were not authenticated when they arrived')
+    expect(uninstalled).toEqual(['u_victim'])
+    expect(handled.slice(before)).toEqual(['u_real:tap', 'u_forged:tap'])
   })
 
   it('sends the filtered deliveries, signed with the secret from the environment, with a summary', async () => {

@@ -21,7 +21,10 @@ export type LimitScope = 'key' | 'user'
 export interface TakeRequest {
   /** Names the request across its tries, so a waiter keeps its place in line. Unique per request. */
   ticket: string
-  /** The user (`app_id/user_app_id`) for a vibe; undefined for a request that sends none. */
+  /**
+   * The user (`app_id/user_app_id`, `%` and `/` in the app id written `%25` and `%2F`) for a vibe;
+   * undefined for a request that sends none.
+   */
   user: string | undefined
   /** The limits to check, widened by the limiter's margin. */
   rules: LimitRules

@@ -109,7 +109,7 @@ export function createRateLimiter(options: RateLimitOptions = {}): FleetRateLimi
       if (!rules.user) return true
       const result = await store.take({
         ticket: ticket(),
-        user: `${appId}/${userAppId}`,
+        user: userKey(appId, userAppId),
         rules: vibeRules,
         maxWaitMs: 0,
       })
@@ -117,7 +117,7 @@ export function createRateLimiter(options: RateLimitOptions = {}): FleetRateLimi
     },
     async vibesLeft(appId, userAppId) {
       if (!rules.user) return Number.POSITIVE_INFINITY
-      return store.remaining(`${appId}/${userAppId}`, rules.user)
+      return store.remaining(userKey(appId, userAppId), rules.user)
     },
     async pause(scope, user, ms) {
       if (ms > 0) await store.pause(scope, user, ms)
@@ -144,4 +144,14 @@ function shareOf(fallback: FallbackShare | undefined): number {
     'A shared rate-limit store needs `fallback`: { fleetSize } (how many instances share the key) or { share } in (0, 1], ' +
       'the part of each limit this instance keeps to while the store is unreachable',
   )
+}
+
+/**
+ * The name a user's vibes are counted under: `app_id/user_app_id`, with `%` and `/` in the app id
+ * written `%25` and `%2F`, so the first `/` always ends the app id and no two users of two apps share
+ * a count (`a/b` + `c` and `a` + `b/c` would). An app id without either reads as it is.
+ */
+export function userKey(appId: string, userAppId: string): string {
+  const app = /[%/]/.test(appId) ? appId.replaceAll('%', '%25').replaceAll('/', '%2F') : appId
+  return `${app}/${userAppId}`
 }

@@ -10,6 +10,7 @@ import {
 } from '@ringhook/core/api'
 import { type CallOptions, type ClientContext, read } from './context.js'
 import type { LinkedResult } from './dedup-link.js'
+import { userKey } from './limiter.js'
 import { prepareTrigger, type TriggerInput } from './trigger-input.js'
 
 /** An await-mode trigger: the answer carries the user's `response`. */
@@ -74,7 +75,7 @@ async function trigger(
     body,
     schema: awaiting ? awaitTriggerResultSchema : queuedTriggerResultSchema,
     retry: 'trigger',
-    user: `${body.app_id}/${body.user_app_id}`,
+    user: userKey(body.app_id, body.user_app_id),
     timeoutMs,
     signal: options.signal,
   })

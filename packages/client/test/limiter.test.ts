@@ -22,6 +22,16 @@ describe('createRateLimiter', () => {
     await limiter.acquire()
   })
 
+  it('counts the users of two apps apart even when a slash in an id makes their names alike', async () => {
+    const clock = fakeClock()
+    const limiter = createRateLimiter({ clock, mode: 'fail', vibesPerUser: { limit: 1, windowMs: 60_000 } })
+    expect(await limiter.takeVibe('app/x', 'alice')).toBe(true)
+    expect(await limiter.takeVibe('app', 'x/alice')).toBe(true)
+    expect(await limiter.takeVibe('app%2Fx', 'alice')).toBe(true)
+    expect(await limiter.takeVibe('app/x', 'alice')).toBe(false)
+    expect(await limiter.vibesLeft('app', 'x/alice')).toBe(0)
+  })
+
   it('slides: a slot frees exactly one window after the request that took it', async () => {
     const clock = fakeClock()
     const limiter = createRateLimiter({ clock, mode: 'fail', requestsPerKey: { limit: 2, windowMs: 1000 } })

@@ -23,14 +23,31 @@ const FREES_AT = `local function freesIn(log, nth, window)
 end`
 
 /**
- * KEYS: key log, user log, line, line deadlines, key pause, user pause.
- * ARGV: ticket, key limit (0: none), key window, user limit (0: none), user window, max wait (-1: none), grace.
- * Replies {1} (taken), or {0, scope, wait ms as a string}.
+ * The count's epoch: a random name kept in Redis, with no expiry. An instance sends the one it last
+ * saw, or '' when it holds no slot of the window (it has nothing to count again); a Redis that
+ * restarted empty has none (the script names a new one, the caller's proposal), and an instance that
+ * finds another than its own has slots of the window that Redis lost: it counts them again (its
+ * mirror of them) before it decides anything.
+ */
+const EPOCH = (key: string, known: string, proposal: string) => `local epoch = redis.call('GET', ${key})
+if not epoch then
+  redis.call('SET', ${key}, ${proposal})
+  epoch = ${proposal}
+end
+if ${known} ~= '' and epoch ~= ${known} then return {2, epoch} end`
+
+/**
+ * KEYS: key log, user log, line, line deadlines, key pause, user pause, epoch.
+ * ARGV: ticket, key limit (0: none), key window, user limit (0: none), user window, max wait (-1: none), grace,
+ * known epoch, proposed epoch.
+ * Replies {1, epoch} (taken), {0, scope, wait ms as a string, epoch}, or {2, epoch} (another epoch
+ * than the one sent: nothing decided).
  */
 export const TAKE = script(
   'limit-take',
   `${NOW}
 ${FREES_AT}
+${EPOCH('KEYS[7]', 'ARGV[8]', 'ARGV[9]')}
 local ticket = ARGV[1]
 local keyLimit, keyWindow = tonumber(ARGV[2]), tonumber(ARGV[3])
 local userLimit, userWindow = tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -45,7 +62,7 @@ if userLimit > 0 then
   local wait = math.max(freesIn(KEYS[2], used - userLimit, userWindow), redis.call('PTTL', KEYS[6]))
   if wait > 0 then
     leaveLine()
-    return {0, 'user', tostring(wait)}
+    return {0, 'user', tostring(wait), epoch}
   end
 end
 if keyLimit > 0 then
@@ -67,7 +84,7 @@ if keyLimit > 0 then
       redis.call('PEXPIRE', KEYS[3], keyWindow + grace)
       redis.call('PEXPIRE', KEYS[4], keyWindow + grace)
     end
-    return {0, 'key', tostring(wait)}
+    return {0, 'key', tostring(wait), epoch}
   end
   leaveLine()
   redis.call('ZADD', KEYS[1], now, ticket)
@@ -77,7 +94,7 @@ if userLimit > 0 then
   redis.call('ZADD', KEYS[2], now, ticket)
   redis.call('PEXPIRE', KEYS[2], userWindow)
 end
-return {1}`,
+return {1, epoch}`,
 )
 
 /** KEYS: user log, user pause. ARGV: user limit, user window. Replies the vibes left now. */
@@ -107,17 +124,19 @@ return 1`,
 )
 
 /**
- * KEYS: one log. ARGV: window, then pairs of (age ms, member). Counts slots taken elsewhere, each
- * `age` ms before now, unless already past the window.
+ * KEYS: one log, epoch. ARGV: window, known epoch, proposed epoch, then pairs of (age ms, member).
+ * Counts slots taken elsewhere, each `age` ms before now, unless already past the window. Replies
+ * {1}, or {2, epoch} when the epoch is another (nothing counted).
  */
 export const RESTORE = script(
   'limit-restore',
   `${NOW}
+${EPOCH('KEYS[2]', 'ARGV[2]', 'ARGV[3]')}
 local window = tonumber(ARGV[1])
-for i = 2, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   local at = now - tonumber(ARGV[i])
   if at > now - window then redis.call('ZADD', KEYS[1], at, ARGV[i + 1]) end
 end
 redis.call('PEXPIRE', KEYS[1], window)
-return 1`,
+return {1}`,
 )

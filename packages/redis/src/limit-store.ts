@@ -63,27 +63,108 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
     keyPause: `${tag}pause:key`,
     user: (user: string) => `${tag}user:${user}`,
     userPause: (user: string) => `${tag}pause:user:${user}`,
+    epoch: `${tag}epoch`,
   }
   const run = (script: RedisScript, scriptKeys: string[], args: string[]) =>
     bounded(runScriptOn(client, script, scriptKeys, args), timeoutMs, script.name)
+
+  // This instance's slots of the current windows (a mirror of what it took), and the epoch of the
+  // count it last saw: when Redis restarts empty, every instance counts its own slots again.
+  const mirror: Mirrored[] = []
+  let epoch = ''
+  let syncing: Promise<void> | undefined
+
+  const prune = () => {
+    const now = Date.now()
+    while (mirror.length > 0 && now - (mirror[0] as Mirrored).at >= windowOf(mirror[0] as Mirrored)) mirror.shift()
+  }
+
+  /** Counts `entries` in Redis under the known epoch; resolves another epoch found instead. */
+  const count = async (entries: readonly Mirrored[]): Promise<string | undefined> => {
+    const now = Date.now()
+    const batch = randomUUID()
+    const logs = new Map<string, { window: number; args: string[] }>()
+    const add = (log: string, window: number, age: number, member: string) => {
+      const entry = logs.get(log) ?? { window, args: [] }
+      entry.args.push(String(Math.max(0, age)), member)
+      logs.set(log, entry)
+    }
+    entries.forEach((entry, index) => {
+      const member = `restored:${batch}:${index}`
+      if (entry.keyWindowMs > 0) add(keys.key, entry.keyWindowMs, now - entry.at, member)
+      if (entry.user !== undefined && entry.userWindowMs > 0)
+        add(keys.user(entry.user), entry.userWindowMs, now - entry.at, member)
+    })
+    for (const [log, { window, args }] of logs) {
+      const reply = await run(RESTORE, [log, keys.epoch], [String(window), epoch, randomUUID(), ...args])
+      const other = otherEpoch(reply)
+      if (other !== undefined) return other
+    }
+    return undefined
+  }
+
+  /** Redis holds another epoch than this instance's: counts this instance's slots again under it, once. */
+  const sync = (found: string): Promise<void> => {
+    if (syncing) return syncing
+    if (found === epoch) return Promise.resolve()
+    syncing = (async () => {
+      let next: string | undefined = found
+      for (let tries = 0; next !== undefined; tries++) {
+        if (tries === 3)
+          throw new RedisLimitStoreError('Redis limit store: the count was lost again while restoring it')
+        epoch = next
+        prune()
+        next = await count(mirror)
+      }
+    })().finally(() => {
+      syncing = undefined
+    })
+    return syncing
+  }
 
   return {
     shared: true,
     async take(request: TakeRequest): Promise<TakeResult> {
       const { key, user } = request.rules
       const who = user && request.user !== undefined ? request.user : ''
-      const reply = await run(
-        TAKE,
-        [keys.key, keys.user(who), keys.line, keys.deadlines, keys.keyPause, keys.userPause(who)],
-        [
-          request.ticket,
-          ...ruleArgs(key),
-          ...ruleArgs(who === '' ? false : user),
-          Number.isFinite(request.maxWaitMs) ? String(Math.max(0, Math.floor(request.maxWaitMs))) : '-1',
-          String(GRACE_MS),
-        ],
-      )
-      return toTake(reply)
+      for (let tries = 0; ; tries++) {
+        if (syncing) await syncing
+        const reply = await run(
+          TAKE,
+          [keys.key, keys.user(who), keys.line, keys.deadlines, keys.keyPause, keys.userPause(who), keys.epoch],
+          [
+            request.ticket,
+            ...ruleArgs(key),
+            ...ruleArgs(who === '' ? false : user),
+            Number.isFinite(request.maxWaitMs) ? String(Math.max(0, Math.floor(request.maxWaitMs))) : '-1',
+            String(GRACE_MS),
+            // Holding no slot of the window, this instance has nothing to count again: any epoch will do.
+            mirror.length === 0 ? '' : epoch,
+            randomUUID(),
+          ],
+        )
+        const other = otherEpoch(reply)
+        if (other !== undefined) {
+          if (tries === 2) throw new RedisLimitStoreError('Redis limit store: the count keeps being lost')
+          await sync(other)
+          continue
+        }
+        const found = epochOf(reply)
+        if (epoch === '' || mirror.length === 0) epoch = found
+        // Sent with nothing to count again, answered in another epoch than the slots taken meanwhile.
+        else if (found !== epoch) await sync(found)
+        const result = toTake(reply)
+        if (result.ok) {
+          mirror.push({
+            at: Date.now(),
+            user: who === '' ? undefined : who,
+            keyWindowMs: key ? key.windowMs : 0,
+            userWindowMs: who !== '' && user ? user.windowMs : 0,
+          })
+          prune()
+        }
+        return result
+      }
     },
     async pause(scope: LimitScope, user: string | undefined, ms: number): Promise<void> {
       const name = scope === 'key' || user === undefined ? keys.keyPause : keys.userPause(user)
@@ -97,21 +178,45 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
       await run(LEAVE, [keys.line, keys.deadlines], [ticket])
     },
     async restore(grants: readonly RestoredGrant[], rules: LimitRules): Promise<void> {
-      const batch = randomUUID()
-      const logs = new Map<string, { window: number; args: string[] }>()
-      const add = (log: string, rule: WindowLimit, age: number, member: string) => {
-        const entry = logs.get(log) ?? { window: rule.windowMs, args: [] }
-        entry.args.push(String(age), member)
-        logs.set(log, entry)
-      }
-      grants.forEach((grant, index) => {
-        const member = `restored:${batch}:${index}`
-        if (grant.key && rules.key) add(keys.key, rules.key, grant.ageMs, member)
-        if (grant.user !== undefined && rules.user) add(keys.user(grant.user), rules.user, grant.ageMs, member)
-      })
-      for (const [log, { window, args }] of logs) await run(RESTORE, [log], [String(window), ...args])
+      // Slots this instance took alone are its own from now on: mirrored, so a later restart counts them too.
+      const now = Date.now()
+      const entries = grants.map((grant) => ({
+        at: now - grant.ageMs,
+        user: grant.user,
+        keyWindowMs: grant.key && rules.key ? rules.key.windowMs : 0,
+        userWindowMs: grant.user !== undefined && rules.user ? rules.user.windowMs : 0,
+      }))
+      mirror.push(...entries)
+      if (syncing) await syncing
+      const other = await count(entries)
+      // Redis lost the window meanwhile (restarted empty): all of this instance's slots are counted again.
+      if (other !== undefined) await sync(other)
     },
   }
+}
+
+/** One slot this instance took, as long as a window it counts in lasts. */
+interface Mirrored {
+  /** When, on this instance's clock. */
+  at: number
+  /** The user it counted against, if any. */
+  user: string | undefined
+  /** The key's window, or 0 when it did not count against the key. */
+  keyWindowMs: number
+  /** The user's window, or 0. */
+  userWindowMs: number
+}
+
+const windowOf = (entry: Mirrored) => Math.max(entry.keyWindowMs, entry.userWindowMs)
+
+/** The epoch a decision was taken in: the last element of its reply. */
+function epochOf(reply: unknown): string {
+  return Array.isArray(reply) ? String(reply[reply.length - 1]) : ''
+}
+
+/** The epoch a script found instead of the one it was sent, if it did (its reply `{2, epoch}`). */
+function otherEpoch(reply: unknown): string | undefined {
+  return Array.isArray(reply) && reply[0] === 2 ? String(reply[1]) : undefined
 }
 
 const ruleArgs = (rule: WindowLimit | false): [string, string] =>

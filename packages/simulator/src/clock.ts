@@ -33,6 +33,9 @@ export function createFakeClock(start: number | Date = Date.parse('2026-01-01T00
   }
 }
 
+/** The longest wait one Node timer holds. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 /** Scaled, tracked timers: every wait is multiplied by `scale`, and `clear()` cancels them all on close. */
 export class Timers {
   readonly #pending = new Set<ReturnType<typeof setTimeout>>()
@@ -44,13 +47,22 @@ export class Timers {
     return Math.max(0, Math.round(ms * this.scale))
   }
 
-  /** Runs `fn` after `ms` of service time; returns a cancel function. */
+  /**
+   * Runs `fn` after `ms` of service time; returns a cancel function. A wait longer than a Node timer
+   * holds (2^31-1 ms; a longer one fires at once) is waited in parts, the timer re-armed for the rest.
+   */
   after(ms: number, fn: () => void): () => void {
-    const timer = setTimeout(() => {
-      this.#pending.delete(timer)
-      fn()
-    }, this.scaled(ms))
-    this.#pending.add(timer)
+    let timer: ReturnType<typeof setTimeout>
+    const arm = (wait: number) => {
+      const part = Math.min(wait, MAX_TIMER_MS)
+      timer = setTimeout(() => {
+        this.#pending.delete(timer)
+        if (wait > part) arm(wait - part)
+        else fn()
+      }, part)
+      this.#pending.add(timer)
+    }
+    arm(this.scaled(ms))
     return () => {
       clearTimeout(timer)
       this.#pending.delete(timer)

@@ -195,6 +195,13 @@ export class Refresher {
 }
 
 const RETRY_AFTER_MS = 5000
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref())
+/**
+ * The longest wait a Node timer holds (2^31-1 ms, about 24.8 days); a longer one fires at once, with
+ * a TimeoutOverflowWarning. A longer wait (a refresh due in year 6000) sleeps this long, and the
+ * loop that waits looks again.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1
+const sleep = (ms: number) =>
+  new Promise<void>((resolve) => setTimeout(resolve, Math.min(MAX_TIMER_MS, Math.max(0, ms))).unref())
 const changedState = (result: StoreResult) =>
   result.verdict === 'applied' && result.before?.cause !== result.after.cause

@@ -112,10 +112,19 @@ export const unpack = (packed: number): Stamp => {
   return { at: (packed - low) / 64, coarse: low >= 32, cause: ((low & 31) >> 1) as Cause, uncertain: (low & 1) === 1 }
 }
 
-/** The stamp of an event's ISO 8601 `timestamp`, or `undefined` when it is not one. */
+/**
+ * Times a stamp keeps exactly: below 2^47 ms either side of 1970 (year 6429; before year -2489).
+ * A receiver refuses timestamps past year 6428 (`invalid_payload`), so only a direct `apply` meets one.
+ */
+export const EXACT_MS = 2 ** 47
+
+/**
+ * The stamp of an event's ISO 8601 `timestamp`, or `undefined` when it is not one, or names a time
+ * a stamp cannot keep exactly ({@link EXACT_MS}).
+ */
 export function stampOfEvent(timestamp: string, name: LifecycleEventName): Stamp | undefined {
   const at = Date.parse(timestamp)
-  if (Number.isNaN(at)) return undefined
+  if (Number.isNaN(at) || Math.abs(at) >= EXACT_MS) return undefined
   // `2026-11-28T10:00:00Z`: the event happened somewhere in that second.
   return { at, coarse: !/T[\d:]+\.\d/.test(timestamp), cause: causeOfEvent(name), uncertain: false }
 }

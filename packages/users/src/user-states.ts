@@ -1,7 +1,7 @@
 import { type EventOf, type Handler, type HandlerContext, type Receiver, RinghookConfigError } from '@ringhook/core'
 import { memoryUserStore } from './memory-store.js'
 import { DEFAULT_MARGIN_MS, orderableAfter, type Verdict } from './order.js'
-import { Refresher, type RefreshResult, type UsersClient } from './refresher.js'
+import { MAX_TIMER_MS, Refresher, type RefreshResult, type UsersClient } from './refresher.js'
 import {
   LIFECYCLE_EVENTS,
   type LifecycleEventName,
@@ -128,7 +128,11 @@ export function createUserStates<Via = never>(options: UserStatesOptions<Via> = 
 
   const apply = async (event: LifecycleEvent, via?: Via): Promise<StateChange> => {
     const seen = stampOfEvent(event.timestamp, event.event)
-    if (!seen) throw new RinghookConfigError(`@ringhook/users: unreadable timestamp "${event.timestamp}"`)
+    // A receiver refuses both; an event handed to apply() directly can still carry one.
+    if (!seen)
+      throw new RinghookConfigError(
+        `@ringhook/users: timestamp "${event.timestamp}" is not a time a state can keep exactly (years 0000 to 6428)`,
+      )
     const { verdict, before, after } = await store.apply(event.user_app_id, seen, marginMs, via)
     // A tie waits for a refresh sent late enough to be ordered after both events: past the later end
     // (a whole-second stamp ends a second after its `at`).
@@ -191,8 +195,11 @@ function refresherOf<Via>(
   if (!client || !appId)
     throw new RinghookConfigError('createUserStates: `client` needs `appId`, the app whose users to list')
   const everyMs = options.refresh?.everyMs
-  if (everyMs !== undefined && !(everyMs >= 1000))
-    throw new RinghookConfigError(`createUserStates: refresh.everyMs must be at least 1000, got ${everyMs}`)
+  // A Node timer holds 2^31-1 ms at most (24.8 days); a longer interval would fire every millisecond.
+  if (everyMs !== undefined && !(everyMs >= 1000 && everyMs <= MAX_TIMER_MS))
+    throw new RinghookConfigError(
+      `createUserStates: refresh.everyMs must be from 1000 to ${MAX_TIMER_MS} (24.8 days), got ${everyMs}`,
+    )
   return new Refresher(store as UserStore<unknown>, {
     client,
     appId,

@@ -13,6 +13,10 @@ export interface Fleet {
   readonly instances: Started[]
   readonly appId: string
   readonly keyId: string
+  /** The app's webhook secret. */
+  readonly secret: string
+  /** The instances' `REDIS_PREFIX`: every key of theirs starts with it. */
+  readonly prefix: string
   /** The users' `user_app_id`s, all active. */
   readonly users: string[]
   /** Starts one broadcast through the balancer; resolves with its status. */
@@ -27,6 +31,7 @@ export async function startFleet(options: {
   logLevel?: string
 }): Promise<Fleet> {
   const balancer = await startBalancer()
+  const prefix = `ringhook:test:fleet:${randomUUID()}:`
   const sim = await createSimulator({})
   const owner = sim.users.create({ name: 'Developer' })
   const key = sim.keys.create({ user_id: owner.id })
@@ -38,7 +43,7 @@ export async function startFleet(options: {
     RING_API_URL: sim.url,
     RING_APP_ID: app.app_id,
     REDIS_URL: options.redisUrl,
-    REDIS_PREFIX: `ringhook:test:fleet:${randomUUID()}:`,
+    REDIS_PREFIX: prefix,
     ADMIN_TOKEN,
     FLEET_SIZE: String(options.size),
     LOG_LEVEL: options.logLevel ?? 'warn',
@@ -58,6 +63,8 @@ export async function startFleet(options: {
     instances,
     appId: app.app_id,
     keyId: key.id,
+    secret: app.secret,
+    prefix,
     users,
     broadcast: async (message) => {
       const response = await fetch(`${balancer.url}/broadcast`, {

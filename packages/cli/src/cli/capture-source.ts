@@ -1,6 +1,7 @@
 import type { CapturedDelivery, CaptureFilter } from '@ringhook/core/capture'
 import { EXIT, UsageError } from './io.js'
 import { isMissing, missingPeer } from './optional.js'
+import { timedOut } from './timeout.js'
 
 /**
  * A store `ringhook replay` reads captured deliveries from: the Redis stream `redisCaptureSink`
@@ -29,11 +30,19 @@ const CONNECT_TIMEOUT_MS = 5_000
  * The store's packages are optional peers of the CLI, loaded here, only for the flag that needs
  * them; the connection is closed before this returns or throws, so the CLI exits when it is done.
  */
-export function readStoreCaptures(store: CaptureStore, filter: CaptureFilter): Promise<CapturedDelivery[]> {
-  return store.kind === 'redis' ? fromRedis(store, filter) : fromPostgres(store, filter)
+export function readStoreCaptures(
+  store: CaptureStore,
+  filter: CaptureFilter,
+  timeoutMs: number,
+): Promise<CapturedDelivery[]> {
+  return store.kind === 'redis' ? fromRedis(store, filter, timeoutMs) : fromPostgres(store, filter, timeoutMs)
 }
 
-async function fromRedis(store: { url: string; stream?: string }, filter: CaptureFilter): Promise<CapturedDelivery[]> {
+async function fromRedis(
+  store: { url: string; stream?: string },
+  filter: CaptureFilter,
+  timeoutMs: number,
+): Promise<CapturedDelivery[]> {
   const where = `Redis at ${shown(store.url, '--redis', ['redis:', 'rediss:'], 'redis://127.0.0.1:6379/0')}`
   const redis = await need('@ringhook/redis', () => import('@ringhook/redis'), '--redis', ['@ringhook/redis'])
   const { Redis } = await need('ioredis', () => import('ioredis'), '--redis', ['ioredis'], ['@ringhook/redis'])
@@ -41,7 +50,9 @@ async function fromRedis(store: { url: string; stream?: string }, filter: Captur
   // A Redis that is down fails at once: no reconnecting, and no command waits for a connection.
   const client = new Redis(store.url, {
     lazyConnect: true,
-    connectTimeout: CONNECT_TIMEOUT_MS,
+    connectTimeout: Math.min(CONNECT_TIMEOUT_MS, timeoutMs),
+    // A server that accepts and never answers: each command, the ready check's included, gives up.
+    commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     retryStrategy: () => null,
@@ -59,7 +70,7 @@ async function fromRedis(store: { url: string; stream?: string }, filter: Captur
     try {
       await client.connect()
     } catch (error) {
-      throw new CaptureStoreError(`${where} did not answer: ${messageOf(cause ?? error)}`, EXIT.unreachable)
+      throw new CaptureStoreError(`${where} did not answer: ${timeoutOr(cause ?? error, timeoutMs)}`, EXIT.unreachable)
     }
     const type = await client.type(stream)
     if (type === 'none')
@@ -73,7 +84,10 @@ async function fromRedis(store: { url: string; stream?: string }, filter: Captur
   } catch (error) {
     if (error instanceof CaptureStoreError) throw error
     if (error instanceof redis.RedisCaptureError) throw new CaptureStoreError(error.message, EXIT.usage)
-    throw new CaptureStoreError(`Reading "${stream}" from ${where} failed: ${messageOf(error)}`, EXIT.unreachable)
+    throw new CaptureStoreError(
+      `Reading "${stream}" from ${where} failed: ${timeoutOr(error, timeoutMs)}`,
+      EXIT.unreachable,
+    )
   } finally {
     client.disconnect()
   }
@@ -82,6 +96,7 @@ async function fromRedis(store: { url: string; stream?: string }, filter: Captur
 async function fromPostgres(
   store: { url: string; table?: string },
   filter: CaptureFilter,
+  timeoutMs: number,
 ): Promise<CapturedDelivery[]> {
   const url = shown(store.url, '--postgres', ['postgres:', 'postgresql:'], 'postgres://user@127.0.0.1:5432/app')
   const where = `Postgres at ${url}`
@@ -89,7 +104,13 @@ async function fromPostgres(
   const postgres = await need('@ringhook/postgres', () => import('@ringhook/postgres'), '--postgres', both)
   const { default: pg } = await need('pg', () => import('pg'), '--postgres', ['pg'], ['@ringhook/postgres'])
   const table = store.table ?? postgres.DEFAULT_CAPTURE_TABLE
-  const pool = new pg.Pool({ connectionString: store.url, max: 1, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+  const pool = new pg.Pool({
+    connectionString: store.url,
+    max: 1,
+    connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, timeoutMs),
+    // A server that accepts and never answers a query: the client gives up on it.
+    query_timeout: timeoutMs,
+  })
   // A connection that breaks while idle: the query that uses it fails, and says so.
   pool.on('error', () => {})
   try {
@@ -103,7 +124,10 @@ async function fromPostgres(
         `No table "${table}" in ${where}: nothing was captured there, or --table names another.`,
         EXIT.usage,
       )
-    throw new CaptureStoreError(`Reading "${table}" from ${where} failed: ${messageOf(error)}`, EXIT.unreachable)
+    throw new CaptureStoreError(
+      `Reading "${table}" from ${where} failed: ${timeoutOr(error, timeoutMs)}`,
+      EXIT.unreachable,
+    )
   } finally {
     await pool.end()
   }
@@ -136,6 +160,12 @@ function shown(text: string, flag: string, protocols: string[], example: string)
   if (!protocols.includes(url.protocol))
     throw new UsageError(`${flag} takes a ${protocols.map((p) => `${p}//`).join(' or ')} URL, such as ${example}.`)
   return `${url.protocol}//${url.host}${url.pathname}`
+}
+
+/** What went wrong: the timeout, named, when the store gave up waiting (ioredis, pg say so in words). */
+function timeoutOr(error: unknown, timeoutMs: number): string {
+  const message = messageOf(error)
+  return /timed out|timeout/i.test(message) ? `${timedOut(timeoutMs)}; ${message}` : message
 }
 
 /** An error's message; a connection refused on every address of a name is an AggregateError with none. */

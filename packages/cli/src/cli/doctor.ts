@@ -1,7 +1,8 @@
 import { formatReport } from '../doctor/format.js'
 import { runDoctor } from '../doctor/run-doctor.js'
-import { EXIT, type Io, parseCommand, parseNumber, UsageError } from './io.js'
+import { EXIT, type Io, parseCommand, UsageError } from './io.js'
 import { secretFrom, urlFrom } from './signed-event.js'
+import { TIMEOUT_FLAG, TIMEOUT_HELP, timeoutFrom } from './timeout.js'
 
 export const doctorHelp = `Usage: ringhook doctor [--url <url>] [--secret <secret>] [options]
 
@@ -19,7 +20,8 @@ Options:
   --secret <secret>          the app's current webhook secret; default $RING_WEBHOOK_SECRET
   --previous-secret <secret> the secret before the last regeneration, to spot a receiver not updated
   --app-id <id>              the app id in the probes (a receiver that picks secrets per app needs it)
-  --timeout <ms>             the acknowledgement limit; default 30000 (the service's)
+${TIMEOUT_HELP}
+                             (also the acknowledgement limit the answers are held to)
   --json                     print the findings as JSON
 
 Exit codes: 0 nothing wrong found, 1 a problem found, 2 usage error.
@@ -33,7 +35,7 @@ const FLAGS = {
   secret: { type: 'string' },
   'previous-secret': { type: 'string' },
   'app-id': { type: 'string' },
-  timeout: { type: 'string' },
+  ...TIMEOUT_FLAG,
   json: { type: 'boolean' },
 } as const
 
@@ -44,13 +46,13 @@ export async function doctor(args: string[], io: Io): Promise<number> {
   if (parsed.positionals.length > 0) throw new UsageError(`Unexpected arguments: ${parsed.positionals.join(' ')}`)
   const url = urlFrom(parsed.values.url)
   const secret = secretFrom(parsed.values.secret)
-  const ackLimitMs = parseNumber(parsed.values.timeout, '--timeout')
+  const ackLimitMs = timeoutFrom(parsed.values.timeout)
   const report = await runDoctor({
     url,
     secret,
     ...(parsed.values['previous-secret'] ? { previousSecret: parsed.values['previous-secret'] } : {}),
     ...(parsed.values['app-id'] ? { appId: parsed.values['app-id'] } : {}),
-    ...(ackLimitMs ? { ackLimitMs } : {}),
+    ackLimitMs,
   })
   io.out(json ? JSON.stringify(report, null, 2) : formatReport(report))
   return report.ok ? EXIT.ok : EXIT.rejected

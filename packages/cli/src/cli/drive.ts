@@ -12,6 +12,7 @@ import {
   type SimNotification,
   type SimState,
 } from './sim-client.js'
+import { DEFAULT_TIMEOUT_MS, TIMEOUT_ENV, TIMEOUT_FLAG, timeoutFrom } from './timeout.js'
 
 /** The verbs that drive a running simulator by names. */
 export const DRIVE_VERBS = [
@@ -48,6 +49,8 @@ Options:
   --sim <url>      the simulator; default ${DEFAULT_SIM_URL}
   --token <token>  its control token; default $${SIM_TOKEN_ENV} (the simulate banner prints it)
   --json           print the simulator's answer as JSON
+  --timeout <ms>   give up on a simulator that does not answer after this long;
+                   default $${TIMEOUT_ENV}, else ${DEFAULT_TIMEOUT_MS}
 
 Example:
   export ${SIM_TOKEN_ENV}=...   # from the banner
@@ -61,6 +64,7 @@ const FLAGS = {
   limit: { type: 'string' },
   activate: { type: 'boolean' },
   json: { type: 'boolean' },
+  ...TIMEOUT_FLAG,
 } as const
 
 /** Runs one verb against the simulator; exit 3 when it cannot be reached, 1 when it refuses. */
@@ -70,7 +74,7 @@ export async function drive(verb: DriveVerb, args: string[], io: Io): Promise<nu
   const { values, positionals } = parsed
   const url = (values.sim ?? DEFAULT_SIM_URL).replace(/\/+$/, '')
   if (!URL.canParse(url)) throw new UsageError(`--sim "${url}" is not a URL.`)
-  const sim = new SimClient(url, values.token ?? process.env[SIM_TOKEN_ENV])
+  const sim = new SimClient(url, values.token ?? process.env[SIM_TOKEN_ENV], timeoutFrom(values.timeout))
   try {
     const result = await VERBS[verb](sim, positionals, values)
     io.out(values.json ? JSON.stringify(result.json, null, 2) : result.text)

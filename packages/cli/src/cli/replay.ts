@@ -16,6 +16,7 @@ import { captureOutcomeSchema } from '@ringhook/core/capture'
 import { ANSWER_CAP_BYTES, cutNote, redirectNote } from '../answer.js'
 import { type CaptureStore, CaptureStoreError, readStoreCaptures } from './capture-source.js'
 import { EXIT, type Io, parseCommand, parseJson, UsageError } from './io.js'
+import { DEFAULT_TIMEOUT_MS, TIMEOUT_ENV, TIMEOUT_FLAG, timedOut, timeoutFrom } from './timeout.js'
 
 export const replayHelp = `Usage: ringhook replay <capture.jsonl> --url <url> [options]
        ringhook replay --redis <url> [--stream <key>] --url <url> [options]
@@ -30,6 +31,10 @@ Redis stream of redisCaptureSink (@ringhook/redis), or the Postgres table of pos
 (@ringhook/postgres). Those two packages are optional: install the one you read from beside the
 CLI (and pg for Postgres). A line of a capture file that is not a record (cut by a crash) is
 skipped and named; a record whose body was not captured whole is not sent.
+
+A delivery that was not authenticated when it arrived (a wrong or missing signature: anyone can
+send one) is not sent, since it would be signed with the target's secret: a forgery would be
+trusted. --include-unauthenticated sends those too, and says how many it sent; --dry-run marks them.
 
 Where from (one of them):
   <capture.jsonl>      a capture file
@@ -46,9 +51,14 @@ Options:
   --since <time>       only those that arrived since an ISO 8601 time, or minutes/hours ago (15m, 2h)
   --id <ids>           only these records (comma-separated)
   --dry-run            send nothing: print each request that would be sent
+  --include-unauthenticated
+                       also send the deliveries that were not authenticated (strangers', maybe forged)
   --edit               open $EDITOR (or $VISUAL, vi) on each payload before it is sent
   --patch <file>       change each payload with a JSON Merge Patch file (RFC 7396), for scripts
   --json               print the summary as JSON
+  --timeout <ms>       give up on the receiver, Redis or Postgres when one does not answer after
+                       this long (each delivery's answer, each store's read); default
+                       $${TIMEOUT_ENV}, else ${DEFAULT_TIMEOUT_MS}
 
 Exit codes: 0 every delivery answered 2xx (or a dry run), 1 one was not, 2 usage error (or a
 store's package not installed, or what was read is not captures), 3 the receiver, Redis or
@@ -66,9 +76,11 @@ const REPLAY_FLAGS = {
   since: { type: 'string' },
   id: { type: 'string' },
   'dry-run': { type: 'boolean' },
+  'include-unauthenticated': { type: 'boolean' },
   edit: { type: 'boolean' },
   patch: { type: 'string' },
   json: { type: 'boolean' },
+  ...TIMEOUT_FLAG,
 } as const
 
 export async function replay(args: string[], io: Io): Promise<number> {
@@ -80,6 +92,7 @@ export async function replay(args: string[], io: Io): Promise<number> {
   const secret = values.secret ?? process.env.RING_WEBHOOK_SECRET
   if (!secret) throw new UsageError("--secret (or RING_WEBHOOK_SECRET) is required: the target's webhook secret.")
   if (values.edit && values.patch) throw new UsageError('Give --edit or --patch, not both.')
+  const timeoutMs = timeoutFrom(values.timeout)
   const patch = values.patch === undefined ? undefined : parseJson(readText(values.patch, '--patch'), '--patch')
 
   let records: CaptureLines
@@ -88,7 +101,7 @@ export async function replay(args: string[], io: Io): Promise<number> {
     records =
       typeof source === 'string'
         ? await readCaptures(source, filter)
-        : Object.assign(await readStoreCaptures(source, filter), { skipped: [] })
+        : Object.assign(await readStoreCaptures(source, filter, timeoutMs), { skipped: [] })
   } catch (error) {
     if (error instanceof CaptureFileError) throw new UsageError(error.message)
     if (!(error instanceof CaptureStoreError)) throw error
@@ -109,8 +122,10 @@ export async function replay(args: string[], io: Io): Promise<number> {
     url: values.url,
     secret,
     dryRun: values['dry-run'],
+    includeUnauthenticated: values['include-unauthenticated'],
     edit,
     maxAnswerBytes: ANSWER_CAP_BYTES,
+    timeoutMs,
   })
 
   if (values.json) io.out(JSON.stringify({ ...summary, skipped: records.skipped }))
@@ -119,14 +134,26 @@ export async function replay(args: string[], io: Io): Promise<number> {
   if (!values.json) {
     io.out(
       values['dry-run']
-        ? `Dry run: ${records.length} deliveries would be sent to ${values.url}.`
-        : `Replayed ${records.length} deliveries to ${values.url}${counts.length ? `: ${counts.join(', ')}` : ''}.`,
+        ? `Dry run: ${summary.results.filter((result) => result.skipped === undefined).length} deliveries would be sent to ${values.url}.`
+        : `Replayed ${summary.sent} deliveries to ${values.url}${counts.length ? `: ${counts.join(', ')}` : ''}.`,
+    )
+  }
+  const strangers = summary.results.filter((result) => result.unauthenticated).length
+  if (!values.json && strangers > 0) {
+    io.out(
+      values['include-unauthenticated']
+        ? values['dry-run']
+          ? `${strangers} of them were not authenticated when they arrived (marked ⚠): they would be signed and sent.`
+          : `Sent ${summary.unauthenticated} delivery(ies) that were not authenticated when they arrived (--include-unauthenticated).`
+        : `Not sent: ${strangers} delivery(ies) that were not authenticated when they arrived (--include-unauthenticated sends them).`,
     )
   }
   if (!values.json && records.skipped.length > 0) {
     io.out(`Skipped ${records.skipped.length} line(s) that are not captured deliveries (named above, on stderr).`)
   }
   if (values['dry-run']) return EXIT.ok
+  if (summary.results.some((result) => result.error?.startsWith('timed out')))
+    io.err(`✘ Gave up on ${values.url}: ${timedOut(timeoutMs)}.`)
   if (summary.statuses.error) return EXIT.unreachable
   const answeredWell = (result: ReplayResult) => result.skipped !== undefined || (result.answer?.status ?? 0) < 300
   return summary.results.every(answeredWell) ? EXIT.ok : EXIT.rejected
@@ -240,7 +267,7 @@ function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
     return
   }
   if (dryRun) {
-    io.out(`→ ${name} (${was})`)
+    io.out(`→ ${result.unauthenticated ? '⚠ unauthenticated ' : ''}${name} (${was})`)
     for (const [header, value] of Object.entries(result.request.headers)) io.out(`  ${header}: ${value}`)
     io.out(`  ${result.request.encoding === 'base64' ? `(base64) ${result.request.body}` : result.request.body}`)
     return
@@ -251,7 +278,8 @@ function printResult(result: ReplayResult, dryRun: boolean, io: Io): void {
   }
   const mark = result.answer.status < 300 ? '✔' : '✘'
   const duplicate = result.answer.duplicate ? ' duplicate' : ''
-  io.out(`${mark} ${name}: ${result.answer.status}${duplicate} (${was}) ${result.answer.body}`)
+  const stranger = result.unauthenticated ? ' (unauthenticated when it arrived)' : ''
+  io.out(`${mark} ${name}${stranger}: ${result.answer.status}${duplicate} (${was}) ${result.answer.body}`)
   const redirect = redirectNote(result.answer.status, result.answer.location)
   if (redirect) io.out(`  ${redirect}.`)
   if (result.answer.cut) io.out(`  ${cutNote()}`)

@@ -1,6 +1,7 @@
 import type { Delivery } from '@ringhook/simulator/control-api'
 import { type CappedResponse, cutNote, redirectNote, request } from '../answer.js'
 import { EXIT, type Io, parseCommand, UsageError } from './io.js'
+import { TIMEOUT_FLAG, TIMEOUT_HELP, timeoutFrom } from './timeout.js'
 
 export const resendHelp = `Usage: ringhook resend <delivery_id> [options]
        ringhook resend --failed-since <time> [options]
@@ -13,6 +14,7 @@ Options:
   --sim <url>                the simulator; default http://127.0.0.1:4010
   --token <token>            its run token; default the RINGHOOK_SIM_TOKEN environment variable
   --json                     print the new deliveries as JSON
+${TIMEOUT_HELP}
 
 Exit codes: 0 resent (or nothing to resend), 2 usage error, 3 the simulator did not answer.`
 
@@ -21,6 +23,7 @@ const RESEND_FLAGS = {
   sim: { type: 'string' },
   token: { type: 'string' },
   json: { type: 'boolean' },
+  ...TIMEOUT_FLAG,
 } as const
 
 export async function resend(args: string[], io: Io): Promise<number> {
@@ -30,6 +33,7 @@ export async function resend(args: string[], io: Io): Promise<number> {
   const since = values['failed-since']
   if ((positionals.length === 1) === (since !== undefined))
     throw new UsageError('Give one delivery id, or --failed-since <time>.')
+  const timeoutMs = timeoutFrom(values.timeout)
   const token = values.token ?? process.env.RINGHOOK_SIM_TOKEN
   if (!token) throw new UsageError('--token (or RINGHOOK_SIM_TOKEN) is required: the Token line of the banner.')
   const base = (values.sim ?? 'http://127.0.0.1:4010').replace(/\/$/, '')
@@ -39,11 +43,15 @@ export async function resend(args: string[], io: Io): Promise<number> {
       : ['/_sim/deliveries/resend', { failed_since: sinceTime(since) }]
   let response: CappedResponse
   try {
-    response = await request(`${base}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-ringhook-sim-token': token },
-      body: JSON.stringify(body),
-    })
+    response = await request(
+      `${base}${path}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-ringhook-sim-token': token },
+        body: JSON.stringify(body),
+      },
+      timeoutMs,
+    )
   } catch (error) {
     io.err(`✘ No simulator answers at ${base}: ${(error as Error).message}`)
     return EXIT.unreachable

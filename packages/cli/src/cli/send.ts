@@ -1,8 +1,9 @@
 import { sendWebhook } from '@ringhook/testing'
 import { ANSWER_CAP_BYTES, redirectNote } from '../answer.js'
 import { frameworkError, replyExcerpt } from '../reply-text.js'
-import { EXIT, type Io, parseCommand, parseNumber } from './io.js'
+import { EXIT, type Io, parseCommand } from './io.js'
 import { EVENT_FLAGS_HELP, SIGNED_EVENT_FLAGS, signedEvent } from './signed-event.js'
+import { TIMEOUT_FLAG, TIMEOUT_HELP, timedOut, timeoutFrom } from './timeout.js'
 
 export const sendHelp = `Usage: ringhook send <event> [--url <url>] [--secret <secret>] [options]
 
@@ -14,7 +15,7 @@ Options:
   --url <url>                your webhook endpoint; default http://localhost:3000/webhooks
   --secret <secret>          the app's webhook secret; default $RING_WEBHOOK_SECRET
   --timestamp <unix s>       sign with this time instead of now
-  --timeout <ms>             give up after this long; default 30000 (the service's limit)
+${TIMEOUT_HELP}
   --json                     print the result as JSON
 ${EVENT_FLAGS_HELP}
 
@@ -25,19 +26,19 @@ Example:
   RING_WEBHOOK_SECRET=whsec_test ringhook send gesture --gesture-type double_tap`
 
 export async function send(args: string[], io: Io): Promise<number> {
-  const parsed = parseCommand(args, { ...SIGNED_EVENT_FLAGS, timeout: { type: 'string' } }, sendHelp, io)
+  const parsed = parseCommand(args, { ...SIGNED_EVENT_FLAGS, ...TIMEOUT_FLAG }, sendHelp, io)
   if (parsed === null) return EXIT.ok
   const { body, event, signing, url, json } = signedEvent(parsed)
-  const timeoutMs = parseNumber(parsed.values.timeout, '--timeout')
+  const timeoutMs = timeoutFrom(parsed.values.timeout)
   let result: Awaited<ReturnType<typeof sendWebhook>>
   try {
     result = await sendWebhook(url, body, {
       ...signing,
       maxAnswerBytes: ANSWER_CAP_BYTES,
-      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      timeoutMs,
     })
   } catch (error) {
-    io.err(`✘ No answer from ${url}: ${describe(error)}`)
+    io.err(`✘ No answer from ${url}: ${describe(error, timeoutMs)}`)
     return EXIT.unreachable
   }
   const vibeOk = result.vibe?.kind !== 'invalid'
@@ -70,8 +71,8 @@ function describeVibe(vibe: { sequence: { type: string }[]; message?: string | u
   return vibe.message ? `${steps} · "${vibe.message}"` : steps
 }
 
-function describe(error: unknown): string {
+function describe(error: unknown, timeoutMs: number): string {
   const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause
-  if ((error as Error)?.name === 'TimeoutError') return 'timed out'
+  if ((error as Error)?.name === 'TimeoutError') return timedOut(timeoutMs)
   return cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error)
 }

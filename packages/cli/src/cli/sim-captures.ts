@@ -4,6 +4,7 @@ import type { Simulator } from '@ringhook/simulator'
 import type { LoadCapturesResult } from '@ringhook/simulator/control-api'
 import { request } from '../answer.js'
 import { type Io, UsageError } from './io.js'
+import { timeoutFrom } from './timeout.js'
 
 /** A capture file's text, read before the simulator starts so that a wrong path is a usage error. */
 export function readCaptureFile(path: string): string {
@@ -54,6 +55,7 @@ export async function loadCaptures(sim: Simulator, jsonl: string, io: Io): Promi
           ...(sim.demo ? { app_id: sim.demo.apps.control.app_id } : {}),
         }),
       },
+      timeoutFrom(undefined),
       ANSWER_BYTES,
     )
     const answer = parseAnswer(response.text)

@@ -1,5 +1,6 @@
 import { type CappedResponse, cutNote, redirectNote, request } from '../answer.js'
 import { UsageError } from './io.js'
+import { DEFAULT_TIMEOUT_MS, NoAnswerInTime } from './timeout.js'
 
 /** Where `ringhook simulate` listens unless told otherwise. */
 export const DEFAULT_SIM_URL = 'http://127.0.0.1:4010'
@@ -55,6 +56,8 @@ export class SimClient {
   constructor(
     readonly url: string,
     readonly token: string | undefined,
+    /** Gives up on a call after this long, answer read included. */
+    readonly timeoutMs = DEFAULT_TIMEOUT_MS,
   ) {}
 
   get<T>(path: string): Promise<T> {
@@ -73,15 +76,21 @@ export class SimClient {
   async #call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let response: CappedResponse
     try {
-      response = await request(`${this.url}/_sim${path}`, {
-        method,
-        headers: {
-          ...(this.token ? { 'x-ringhook-sim-token': this.token } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      response = await request(
+        `${this.url}/_sim${path}`,
+        {
+          method,
+          headers: {
+            ...(this.token ? { 'x-ringhook-sim-token': this.token } : {}),
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
+        this.timeoutMs,
+      )
     } catch (error) {
+      if (error instanceof NoAnswerInTime)
+        throw new SimError(`No simulator answers at ${this.url}: ${error.message}. Is --sim another server?`)
       const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message
       throw new SimError(
         `No simulator answers at ${this.url} (${cause}): start it with "ringhook simulate", or pass --sim.`,

@@ -19,7 +19,7 @@ export async function post(
 ): Promise<ProbeResult> {
   const started = performance.now()
   try {
-    const answer = await request(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) })
+    const answer = await request(url, { method: 'POST', headers, body }, timeoutMs)
     const { status, text, headers: answerHeaders, cut } = answer
     return { kind: 'answer', status, body: text, headers: answerHeaders, ms: since(started), cut }
   } catch (error) {
@@ -34,7 +34,7 @@ const TLS_CODE = /^(CERT_|ERR_TLS|ERR_SSL|DEPTH_ZERO|SELF_SIGNED|UNABLE_TO_(VERI
 /** Sorts a fetch failure by what the user must look at. */
 function classify(error: unknown): { reason: NoAnswerReason; detail: string } {
   const name = (error as Error | null)?.name
-  if (name === 'TimeoutError' || name === 'AbortError') return { reason: 'timeout', detail: 'no answer in time' }
+  if (name === 'TimeoutError' || name === 'AbortError') return { reason: 'timeout', detail: (error as Error).message }
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause
   const code = typeof cause?.code === 'string' ? cause.code : ''
   const detail = [code, typeof cause?.message === 'string' ? cause.message : String(error)].filter(Boolean).join(': ')

@@ -22,7 +22,7 @@ export type GestureType = KnownGestureType | (string & Record<never, never>)
 export const TIMESTAMP = refine(
   text(),
   isTimestamp,
-  () => z.refine(isTimestamp, { message: 'must be an ISO 8601 timestamp' }),
+  () => z.refine(isTimestamp, { message: 'must be an ISO 8601 timestamp from year 0000 to 6428' }),
   ruleAsJsonSchema({ rule: 'isTimestamp' }),
 )
 

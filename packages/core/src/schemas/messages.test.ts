@@ -25,7 +25,7 @@ describe('issue messages of the schemas', () => {
     expect(result.ok || said(result)).toEqual([
       'user_app_id: must not be empty',
       'app_id: required, expected string',
-      'timestamp: must be an ISO 8601 timestamp',
+      'timestamp: must be an ISO 8601 timestamp from year 0000 to 6428',
     ])
   })
 

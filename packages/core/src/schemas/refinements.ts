@@ -8,8 +8,32 @@ import * as z from 'zod/mini'
 const ISO_DATE_TIME =
   /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/
 
-/** Whether a string is a timestamp: ISO 8601 as the service sends it, or anything Date.parse reads. */
-export const isTimestamp = (value: string): boolean => ISO_DATE_TIME.test(value) || !Number.isNaN(Date.parse(value))
+/**
+ * The times a timestamp may name: from year 0000 to year 6428. Past them, a time cannot be kept
+ * exactly where the kit orders events (a user's state packs its time in a double: exact below 2^47
+ * ms, in year 6429), nor in a Postgres `timestamptz` much before year 0000 (4713 BC): an event stamped
+ * there would change a state silently, or fail its write on every retry. The service stamps events
+ * with the time they happen, so no real event is refused; a day's margin each side for an offset.
+ */
+export const TIMESTAMP_RANGE = Object.freeze({
+  /** `0000-01-01T00:00:00Z`, less a day. */
+  min: -62_167_219_200_000 - 86_400_000,
+  /** `6429-01-01T00:00:00Z`, less a millisecond: below 2^47 ms (and with a day's offset, still). */
+  max: 140_712_508_800_000 - 1,
+})
+
+/** The first four characters of a fast-path timestamp at most this: its year is in the range. */
+const LAST_YEAR = '6428'
+
+/**
+ * Whether a string is a timestamp: ISO 8601 as the service sends it, or anything Date.parse reads,
+ * within {@link TIMESTAMP_RANGE}.
+ */
+export const isTimestamp = (value: string): boolean => {
+  if (ISO_DATE_TIME.test(value)) return value.slice(0, 4) <= LAST_YEAR
+  const ms = Date.parse(value)
+  return ms >= TIMESTAMP_RANGE.min && ms <= TIMESTAMP_RANGE.max
+}
 
 /** Length in Unicode code points, so an emoji counts as one character, not two UTF-16 units. */
 export const characterCount = (text: string): number => {

@@ -1,6 +1,7 @@
 import { decide } from '../order.js'
 import { pack, type Stamp, type StateCounts, statusOf, unpack, viewOf } from '../states.js'
 import type { StoreResult, UserStore } from '../store.js'
+import { postgresKey } from '../stored-id.js'
 import { tableName, usersSchemaSql } from './table.js'
 
 /** What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`, or the inbox's `tx`. */
@@ -46,21 +47,23 @@ export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<
   const table = tableName(options.table, 'postgresUserStore')
   const lock = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))'
   const read = `SELECT stamp FROM ${table} WHERE user_app_id = $1`
-  const write = `INSERT INTO ${table} AS u (user_app_id, state, since, source, uncertain, stamp)
-  VALUES ($1, $2, to_timestamp($3::double precision / 1000), $4, $5, $6)
+  const write = `INSERT INTO ${table} AS u (user_app_id, state, since, source, uncertain, stamp, id_json)
+  VALUES ($1, $2, to_timestamp($3::double precision / 1000), $4, $5, $6, $7)
   ON CONFLICT (user_app_id) DO UPDATE SET state = excluded.state, since = excluded.since,
-    source = excluded.source, uncertain = excluded.uncertain, stamp = excluded.stamp`
+    source = excluded.source, uncertain = excluded.uncertain, stamp = excluded.stamp, id_json = excluded.id_json`
 
+  // Rows are keyed by postgresKey(id): the id, or its digest when Postgres cannot index it as it is.
   const compareAndSet = async (tx: UsersQueryable, userAppId: string, seen: Stamp, marginMs: number) => {
-    await tx.query(lock, [`${table}:${userAppId}`])
-    const { rows } = await tx.query(read, [userAppId])
+    const { key, json } = postgresKey(userAppId)
+    await tx.query(lock, [`${table}:${key}`])
+    const { rows } = await tx.query(read, [key])
     const stored = (rows[0] as { stamp: string } | undefined)?.stamp
     const before = stored === undefined ? undefined : unpack(Number(stored))
     const { verdict, next } = decide(before, seen, marginMs)
     const packed = pack(next)
     if (packed !== (stored === undefined ? undefined : Number(stored))) {
       const view = viewOf(userAppId, next)
-      await tx.query(write, [userAppId, view.state, next.at, view.source, next.uncertain, packed])
+      await tx.query(write, [key, view.state, next.at, view.source, next.uncertain, packed, json])
     }
     return { verdict, before, after: next } satisfies StoreResult
   }
@@ -83,7 +86,7 @@ export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<
       }
     },
     async get(userAppId) {
-      const { rows } = await pool.query(read, [userAppId])
+      const { rows } = await pool.query(read, [postgresKey(userAppId).key])
       const stored = (rows[0] as { stamp: string } | undefined)?.stamp
       return stored === undefined ? undefined : unpack(Number(stored))
     },
@@ -92,15 +95,20 @@ export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<
       let after = ''
       for (;;) {
         const { rows } = await pool.query(
-          `SELECT user_app_id, stamp FROM ${table} WHERE state = $1 AND user_app_id > $2 ORDER BY user_app_id LIMIT $3`,
+          `SELECT user_app_id, id_json, stamp FROM ${table} WHERE state = $1 AND user_app_id > $2 ORDER BY user_app_id LIMIT $3`,
           [status, after, pageSize],
         )
-        const page = (rows as Array<{ user_app_id: string; stamp: string }>).map(
-          (row) => [row.user_app_id, unpack(Number(row.stamp))] as const,
+        const found = rows as Array<{ user_app_id: string; id_json: string | null; stamp: string }>
+        const page = found.map(
+          (row) =>
+            [
+              row.id_json === null ? row.user_app_id : (JSON.parse(row.id_json) as string),
+              unpack(Number(row.stamp)),
+            ] as const,
         )
         if (page.length > 0) yield page.filter(([, stamp]) => statusOf(stamp.cause) === status)
-        if (page.length < pageSize) return
-        after = (page[page.length - 1] as readonly [string, Stamp])[0]
+        if (found.length < pageSize) return
+        after = (found[found.length - 1] as { user_app_id: string }).user_app_id
       }
     },
     async count(): Promise<StateCounts> {

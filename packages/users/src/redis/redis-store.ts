@@ -3,6 +3,7 @@ import { RinghookConfigError } from '@ringhook/core'
 import type { Verdict } from '../order.js'
 import { pack, STATUSES, type Stamp, type StateCounts, statusOf, type UserStatus, unpack } from '../states.js'
 import type { StoreResult, UserStore } from '../store.js'
+import { idOfRedisField, redisField } from '../stored-id.js'
 import { APPLY_SCRIPT } from './script.js'
 
 /** What the store needs of a Redis client: ioredis' `Redis` (or `Cluster`) is one as it is. */
@@ -67,7 +68,7 @@ export function redisUserStore(options: RedisUserStoreOptions): UserStore {
 
   return {
     async apply(userAppId, seen, marginMs): Promise<StoreResult> {
-      const [verdict, before, after] = (await run([userAppId, pack(seen), marginMs])) as [
+      const [verdict, before, after] = (await run([redisField(userAppId), pack(seen), marginMs])) as [
         Verdict,
         string | null,
         string,
@@ -75,7 +76,7 @@ export function redisUserStore(options: RedisUserStoreOptions): UserStore {
       return { verdict, before: before ? unpack(Number(before)) : undefined, after: unpack(Number(after)) }
     },
     async get(userAppId) {
-      const packed = await client.hget(stamps, userAppId)
+      const packed = await client.hget(stamps, redisField(userAppId))
       return packed === null ? undefined : unpack(Number(packed))
     },
     async *pages(status, pageSize) {
@@ -86,12 +87,12 @@ export function redisUserStore(options: RedisUserStoreOptions): UserStore {
         if (members.length === 0) continue
         const packed = await client.hmget(stamps, ...members)
         const page: Array<readonly [string, Stamp]> = []
-        members.forEach((userAppId, i) => {
+        members.forEach((field, i) => {
           const value = packed[i]
           if (value === null || value === undefined) return
           const stamp = unpack(Number(value))
           // Moved to another state between the two commands: it belongs to that state's pages now.
-          if (statusOf(stamp.cause) === status) page.push([userAppId, stamp])
+          if (statusOf(stamp.cause) === status) page.push([idOfRedisField(field), stamp])
         })
         yield page
       } while (cursor !== '0')
