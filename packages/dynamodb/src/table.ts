@@ -50,7 +50,8 @@ export function tableName(name: string | undefined, caller: string): string {
  * the SDK, or copy its shape into CloudFormation, CDK or Terraform (and enable TTL on `expiresAt`).
  *
  * @example
- * await client.send(new CreateTableCommand(tableDefinition('ringhook')))
+ * import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb'
+ * await new DynamoDBClient({}).send(new CreateTableCommand(tableDefinition('ringhook')))
  */
 export function tableDefinition(table: string = DEFAULT_TABLE): CreateTableCommandInput {
   const { partitionKey, stateIndex, stateKey, userKey } = TABLE_SCHEMA
