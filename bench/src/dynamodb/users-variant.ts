@@ -9,9 +9,10 @@ export async function dynamoDbVariant(
   states: boolean,
 ): Promise<{ receiver: Receiver; close(): Promise<void> }> {
   const local = await startLocalDynamo()
-  const { client, table } = local
-  const receiver = createReceiver({ secret, logger: silentLogger, store: createDynamoDbStore({ client, table }) })
-  if (states) createUserStates({ store: dynamoDbUserStore({ client, table }) }).attach(receiver)
+  // Cost, not a deadline: dynalite on a loaded machine may take seconds to answer many at once.
+  const options = { client: local.client, table: local.table, requestTimeoutMs: 60_000 }
+  const receiver = createReceiver({ secret, logger: silentLogger, store: createDynamoDbStore(options) })
+  if (states) createUserStates({ store: dynamoDbUserStore(options) }).attach(receiver)
   else receiver.on(LIFECYCLE_EVENTS, () => {})
   return { receiver, close: local.close }
 }
