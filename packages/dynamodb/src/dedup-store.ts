@@ -33,7 +33,6 @@ export interface DynamoDbStore extends DedupStore {
 // Each delivery is one item: `token` and `until` (ms) while in flight, plus `status` and `body`
 // once completed, and `expiresAt` (s) for DynamoDB's TTL. An item past `until` is gone, whether or
 // not DynamoDB has deleted it yet.
-const NAMES = { '#until': 'until', '#token': 'token', '#pk': TABLE_SCHEMA.partitionKey }
 
 /**
  * A dedup store on DynamoDB, shared by every execution environment of a Lambda function: a claim is
@@ -142,7 +141,7 @@ async function claimItem(
           },
           // Absent, or lapsed (DynamoDB's TTL deletes lazily: an item can outlive its time by days).
           ConditionExpression: 'attribute_not_exists(#pk) OR #until <= :now',
-          ExpressionAttributeNames: { '#pk': NAMES['#pk'], '#until': NAMES['#until'] },
+          ExpressionAttributeNames: { '#pk': TABLE_SCHEMA.partitionKey, '#until': 'until' },
           ExpressionAttributeValues: { ':now': { N: String(now) } },
         }),
       )
