@@ -1,12 +1,16 @@
 // The DynamoDB dedup store beyond the shared contract: keys DynamoDB could not take as they are,
 // DynamoDB unreachable (503 store_unavailable, as with Redis down, and nothing lost once it is
 // back), and the table made by the package's own helper.
+import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb'
 import { createReceiver, RinghookConfigError, silentLogger } from '@ringhook/core'
 import type { DedupStore } from '@ringhook/core/store'
 import { createDynamoDbStore, createTable, DynamoDbStoreError, TABLE_SCHEMA, tableDefinition } from '@ringhook/dynamodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { gesture, NOW_MS, SECRET, signed } from '../support/events.js'
 import { holdPort } from '../support/ports.js'
 import { type LocalDynamo, startDynalite } from './support/dynalite.js'
@@ -112,6 +116,19 @@ describe('the table', () => {
         ],
       ],
     ])
+  })
+
+  it('is created by one command, `ringhook-dynamodb-table`, with the credentials of the environment', async () => {
+    assertBuilt('dynamodb')
+    const table = `ringhook-cli-${randomUUID()}`
+    const cli = join(ROOT, 'packages/dynamodb/dist/create-table-cli.js')
+    const env = { ...process.env, AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' }
+    const run = () =>
+      promisify(execFile)(process.execPath, [cli, '--table', table, '--endpoint', dynamo.endpoint], { env })
+    expect((await run()).stdout).toBe(`${table}: created, no TTL on this engine\n`)
+    expect((await run()).stdout).toBe(`${table}: already there, no TTL on this engine\n`)
+    const { Table } = await dynamo.client().send(new DescribeTableCommand({ TableName: table }))
+    expect(Table?.TableStatus).toBe('ACTIVE')
   })
 
   it('refuses a bad table name or a missing client at start, with the option named', () => {
