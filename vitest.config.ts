@@ -10,6 +10,7 @@ const packages = [
   'hono',
   'redis',
   'postgres',
+  'dynamodb',
   'bullmq',
   'client',
   'testing',

@@ -1,5 +1,6 @@
 import { againstRatios, commitOf } from './against.js'
 import type { ColdRow } from './coldstart/run.js'
+import { DYNALITE_CAVEAT } from './dynamodb/local.js'
 import type { HttpResults, HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
 import type { LimiterReport } from './limiter/run.js'
@@ -30,7 +31,7 @@ export interface Results {
   dispatched?: Map<string, number>
   http?: HttpResults
   growth?: GrowthReport
-  stores?: { rows: StoreThroughput[]; redisError?: string; postgresError?: string }
+  stores?: { rows: StoreThroughput[]; redisError?: string; postgresError?: string; dynamoDbError?: string }
   queue?: QueueReport
   queueError?: string
   limiter?: LimiterReport
@@ -231,6 +232,7 @@ function memorySection(r: Results): string {
       table(['store', 'per second'], rows, ['l', 'r']),
       r.stores.redisError ? `\nRedis store: not available (${r.stores.redisError}).` : '',
       r.stores.postgresError ? `\nPostgres stores: not available (${r.stores.postgresError}).` : '',
+      r.stores.dynamoDbError ? `\nDynamoDB store: not available (${r.stores.dynamoDbError}).` : `\n${DYNALITE_CAVEAT}`,
       '',
     )
   }
@@ -483,9 +485,10 @@ function usersSection(u: UsersReport): string {
   return [
     "## Users' states (@ringhook/users)",
     '',
-    `One \`app.activated\` of a distinct user through \`receiver.handle()\`, ${int(u.rows[0]?.deliveries ?? 0)} a run, ${u.inFlight} in flight, in process: with the states kept (\`createUserStates().attach()\`; Postgres: \`users.apply(event, tx)\` in the inbox's transaction) beside the same delivery with a handler that does nothing, on the same store (memory; Redis dedup and states; the Postgres inbox). Each the better of two interleaved runs.`,
+    `One \`app.activated\` of a distinct user through \`receiver.handle()\`, ${int(u.rows[0]?.deliveries ?? 0)} a run, ${u.inFlight} in flight, in process: with the states kept (\`createUserStates().attach()\`; Postgres: \`users.apply(event, tx)\` in the inbox's transaction) beside the same delivery with a handler that does nothing, on the same store (memory; Redis dedup and states; the Postgres inbox; DynamoDB dedup and states). Each the better of two interleaved runs.`,
     '',
     table(['store', 'µs without states', 'µs with states', 'µs added', '× without'], rows, ['l', 'r', 'r', 'r', 'r']),
+    u.rows.some((row) => row.store.startsWith('DynamoDB')) ? `\n${DYNALITE_CAVEAT}` : '',
     u.errors.length ? `\nNot available: ${u.errors.join('; ')}.` : '',
     '',
   ].join('\n')

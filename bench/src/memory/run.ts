@@ -4,6 +4,7 @@ import { createPostgresInbox, createPostgresStore, migrate } from '@ringhook/pos
 import { createRedisStore } from '@ringhook/redis'
 import { Redis } from 'ioredis'
 import pg from 'pg'
+import { dynamoDbStoreRow } from '../dynamodb/store-row.js'
 import type { EntryCostReport } from './entry-cost.js'
 import type { GrowthReport } from './store-growth.js'
 
@@ -33,7 +34,7 @@ export interface StoreThroughput {
  * `tick` runs once per pair: the memory store's own clock, so that its entries expire as they would
  * at a steady 1,000 deliveries a second instead of filling its budget within the run.
  */
-async function throughput(
+export async function throughput(
   store: DedupStore,
   durationMs: number,
   concurrency: number,
@@ -61,7 +62,7 @@ async function throughput(
 export async function runStoreThroughput(
   durationMs: number,
   concurrency: number,
-): Promise<{ rows: StoreThroughput[]; redisError?: string; postgresError?: string }> {
+): Promise<{ rows: StoreThroughput[]; redisError?: string; postgresError?: string; dynamoDbError?: string }> {
   let now = 0
   const memory = createMemoryStore({ now: () => now })
   const rows: StoreThroughput[] = [
@@ -83,7 +84,11 @@ export async function runStoreThroughput(
     client.disconnect()
   }
   const postgresError = await postgresRows(rows, durationMs, concurrency)
-  return postgresError ? { rows, postgresError } : { rows }
+  const dynamoDbError = await dynamoDbStoreRow(throughput, durationMs, concurrency).then(
+    (row) => void rows.push(row),
+    (error: unknown) => (error instanceof Error ? error.message : String(error)),
+  )
+  return { rows, ...(postgresError ? { postgresError } : {}), ...(dynamoDbError ? { dynamoDbError } : {}) }
 }
 
 /**

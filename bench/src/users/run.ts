@@ -1,6 +1,6 @@
 // The cost of keeping users' states (@ringhook/users): one lifecycle delivery through
 // `receiver.handle()` with the states on, beside the same delivery with a handler that does nothing,
-// per store (memory; Redis with its dedup store; Postgres with its inbox). In process, a fixed number
+// per store (memory; Redis with its dedup store; Postgres with its inbox; DynamoDB, on dynalite, with its dedup store). In process, a fixed number
 // in flight; every delivery a distinct user's, freshly signed.
 import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
 import { signWebhook } from '@ringhook/core/signature'
@@ -11,6 +11,7 @@ import { migrateUserStates, postgresUserStore } from '@ringhook/users/postgres'
 import { redisUserStore } from '@ringhook/users/redis'
 import { Redis } from 'ioredis'
 import pg from 'pg'
+import { dynamoDbVariant } from '../dynamodb/users-variant.js'
 
 const SECRET = 'whsec_bench_users_states'
 
@@ -38,6 +39,7 @@ export async function runUsersBench(deliveries: number, inFlight: number): Promi
     ['memory', memoryVariant],
     ['Redis', redisVariant],
     ['Postgres (inbox)', postgresVariant],
+    ['DynamoDB (dynalite in process)', (states) => dynamoDbVariant(SECRET, states)],
   ]
   for (const [store, variant] of stores) {
     try {

@@ -4,6 +4,7 @@ import { fileSink } from '@ringhook/capture'
 import { createCapture } from '@ringhook/core/capture'
 import pino from 'pino'
 import { createApp } from './app.js'
+import { storeFromEnv } from './store.js'
 
 const secret = process.env.RING_WEBHOOK_SECRET
 if (!secret) {
@@ -19,5 +20,8 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' })
 const captureFile = process.env.RINGHOOK_CAPTURE_FILE
 const capture = captureFile ? createCapture({ sink: fileSink({ path: captureFile }), logger }) : undefined
 
-// Created once per execution environment: warm invocations share the receiver and its dedup memory.
-export const { handler, receiver } = createApp(secret, { logger, capture })
+// DYNAMODB_TABLE=ringhook: deliveries are remembered in that table, by every execution environment.
+const store = storeFromEnv(process.env)
+
+// Created once per execution environment: warm invocations share the receiver and its DynamoDB client.
+export const { handler, receiver } = createApp(secret, { logger, capture, ...(store ? { store } : {}) })

@@ -15,6 +15,7 @@ export {
   type Stamp,
   type StateCounts,
   type StateSource,
+  statusOf,
   type UserState,
   type UserStatus,
   type UserView,

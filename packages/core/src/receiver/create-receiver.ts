@@ -3,6 +3,7 @@ import { attachLifecycle } from './arrival.js'
 import { fromFetchRequest, hooksFromArgs, toFetchResponse } from './fetch.js'
 import { type CloseOptions, type CloseResult, DEFAULT_CLOSE_TIMEOUT_MS, Lifecycle } from './lifecycle.js'
 import { type ReceiverOptions, type ResolvedOptions, resolveOptions } from './options.js'
+import { perInstanceDedupWarning } from './per-instance-dedup.js'
 import { Pipeline } from './pipeline.js'
 import { Registry, registering } from './registry.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
@@ -74,9 +75,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const registry = new Registry()
   const lifecycle = new Lifecycle()
   const pipeline = new Pipeline(resolved, registry, lifecycle)
+  // Left on the memory store, on a host that spreads requests over instances: said once, at the first delivery.
+  const warnOnce = options.store === undefined ? perInstanceDedupWarning(resolved.logger) : undefined
   // The pipeline counts a delivery still running for close(); Promise.resolve passes its promise through.
-  const handle = (request: WebhookRequest, hooks: HandleHooks = NO_HOOKS): Promise<WebhookResponse> =>
-    Promise.resolve(pipeline.handle(request, hooks))
+  const handle = (request: WebhookRequest, hooks: HandleHooks = NO_HOOKS): Promise<WebhookResponse> => {
+    warnOnce?.()
+    return Promise.resolve(pipeline.handle(request, hooks))
+  }
   const receiver: Receiver = {
     options: resolved,
     ...registering(registry, () => receiver),
