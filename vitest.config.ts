@@ -24,6 +24,7 @@ const packages = [
   'schemas',
   'capture',
   'users',
+  'cloudflare',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {
