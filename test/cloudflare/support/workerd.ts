@@ -39,8 +39,13 @@ export interface Workerd {
     args: unknown[],
     options?: object,
   ): Promise<T>
+  /** A GET or POST to the first isolate, as a client would send it. */
+  fetch(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Response>
   dispose(): Promise<void>
 }
+
+/** The secret the test Worker's receiver verifies with. */
+export const SECRET = 'whsec_durable_objects'
 
 /** A store's failure, as the Worker reported it. */
 export class StoreCallError extends Error {
@@ -63,6 +68,7 @@ export async function startWorkerd(persist?: string): Promise<Workerd> {
         modules: true,
         script: source,
         compatibilityDate: '2025-07-01',
+        bindings: { RING_WEBHOOK_SECRET: SECRET },
         durableObjects: { RINGHOOK: { className: 'RinghookObject', useSQLite: true } },
       },
       {
@@ -76,7 +82,12 @@ export async function startWorkerd(persist?: string): Promise<Workerd> {
     ...(persist ? { durableObjectsPersist: persist } : {}),
   })
   await mf.ready
-  const workers = { a: await mf.getWorker('a'), b: await mf.getWorker('b') }
+  // Miniflare types its fetchers with workerd's types; the part used here is plain fetch.
+  type Fetcher = { fetch(url: string, init: { method: string; body: string }): Promise<{ json(): Promise<unknown> }> }
+  const workers = {
+    a: (await mf.getWorker('a')) as unknown as Fetcher,
+    b: (await mf.getWorker('b')) as unknown as Fetcher,
+  }
   return {
     async run<T>(on: Isolate, store: string, method: string, args: unknown[], options?: object): Promise<T> {
       const response = await workers[on].fetch('http://ringhook.test/', {
@@ -86,6 +97,11 @@ export async function startWorkerd(persist?: string): Promise<Workerd> {
       const answer = (await response.json()) as { value?: T; error?: { name: string; message: string } }
       if (answer.error) throw new StoreCallError(answer.error.name, answer.error.message)
       return answer.value as T
+    },
+    async fetch(path, init) {
+      const response = await mf.dispatchFetch(`http://ringhook.test${path}`, init)
+      // Miniflare's Response is undici's: the same API as Node's own.
+      return response as unknown as Response
     },
     dispose: () => mf.dispose(),
   }
