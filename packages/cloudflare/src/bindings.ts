@@ -10,10 +10,16 @@ export interface SqlRows {
   toArray(): Record<string, SqlValue>[]
 }
 
+/** A Durable Object's own SQLite database (`ctx.storage.sql`). */
+export interface SqlDatabase {
+  /** Runs one statement (or several, without bindings) with its `?` bound in order. */
+  exec(query: string, ...bindings: SqlValue[]): SqlRows
+}
+
 /** The storage of a SQLite-backed Durable Object (`ctx.storage`), the part the object uses. */
 export interface ObjectStorage {
   /** The object's own SQLite database. */
-  readonly sql: { exec(query: string, ...bindings: SqlValue[]): SqlRows }
+  readonly sql: SqlDatabase
   /** Runs `closure` as one transaction: all of its writes land, or none. */
   transactionSync<T>(closure: () => T): T
   /** When the object's alarm is set to run, or `null`. */

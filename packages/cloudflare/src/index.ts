@@ -6,7 +6,15 @@
  * @packageDocumentation
  * @document ../README.md
  */
-export type { ObjectNamespace, ObjectState, ObjectStorage, ObjectStub, SqlRows, SqlValue } from './bindings.js'
+export type {
+  ObjectNamespace,
+  ObjectState,
+  ObjectStorage,
+  ObjectStub,
+  SqlDatabase,
+  SqlRows,
+  SqlValue,
+} from './bindings.js'
 export {
   createDurableStore,
   DEFAULT_DEDUP_PREFIX,
