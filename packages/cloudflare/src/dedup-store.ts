@@ -37,11 +37,11 @@ export interface DurableStore extends DedupStore {
  * answers 503 `store_unavailable` and the service retries.
  *
  * @example
- * export default {
- *   fetch: (request: Request, env: Env, ctx: ExecutionContext) =>
- *     createReceiver({ secret: env.RING_WEBHOOK_SECRET, store: createDurableStore({ namespace: env.RINGHOOK }) })
- *       .fetch(request, env, ctx),
- * }
+ * declare const env: { RINGHOOK: ObjectNamespace; RING_WEBHOOK_SECRET: string } // the Worker's bindings
+ * const receiver = createReceiver({
+ *   secret: env.RING_WEBHOOK_SECRET,
+ *   store: createDurableStore({ namespace: env.RINGHOOK }),
+ * })
  */
 export function createDurableStore(options: DurableStoreOptions): DurableStore {
   const to: Caller = caller('dedup', options, 2_000, 'createDurableStore')

@@ -28,6 +28,8 @@ const rule = (limit: WindowLimit | false) =>
  * A key's limit (100 requests a minute) is far below what one object serves.
  *
  * @example
+ * import { createRateLimiter } from '@ringhook/client'
+ * declare const env: { RINGHOOK: ObjectNamespace } // the Worker's bindings
  * const limiter = createRateLimiter({ store: createDurableLimitStore({ namespace: env.RINGHOOK }), fallback: { fleetSize: 3 } })
  */
 export function createDurableLimitStore(options: DurableLimitStoreOptions): LimitStore {

@@ -29,6 +29,8 @@ export const DEFAULT_USERS_PREFIX = 'ringhook:users:'
  * every shard; `pages()` walks them one after the other.
  *
  * @example
+ * import { createUserStates } from '@ringhook/users'
+ * declare const env: { RINGHOOK: ObjectNamespace } // the Worker's bindings
  * const users = createUserStates({ store: durableUserStore({ namespace: env.RINGHOOK }) })
  */
 export function durableUserStore(options: DurableUserStoreOptions): UserStore {
