@@ -61,7 +61,10 @@ export function createDurableStore(options: DurableStoreOptions): DurableStore {
         return await bounded(to, 'claim', pending)
       } catch (error) {
         // Timed out, the claim may still land: released once it shows up, or it would turn the
-        // service's retries away for its whole ttl (as the Redis store does).
+        // service's retries away for its whole ttl (as the Redis store does). On Workers this runs
+        // only while the request's context lives: a call still queued at the object when the
+        // answer goes out is cancelled with it (the test of a stalled object sees that), and one
+        // the object ran meanwhile holds the delivery for its in-flight ttl, then lapses.
         pending.then((late) => (late.state === 'claimed' ? release(key, token) : undefined)).catch(() => {})
         throw error
       }

@@ -28,8 +28,9 @@ export interface Table {
 export type Handler = (table: Table, args: unknown[]) => unknown
 
 /**
- * A key as stored: its JSON text. A NUL, a lone surrogate or any other character is kept apart,
- * where SQLite's UTF-8 would turn every lone surrogate into the same U+FFFD and merge two keys.
+ * A key as stored: its JSON text, so that whatever a key holds (a NUL, a lone surrogate) the stored
+ * text is plain, well-formed UTF-8, and two keys stay two rows whatever SQLite's text handling does
+ * with such characters (workerd's kept them apart as they were too; the tests check the result).
  */
 export const storedKey = (key: string): string => JSON.stringify(key)
 
