@@ -25,6 +25,7 @@ const packages = [
   'schemas',
   'capture',
   'users',
+  'cloudflare',
 ]
 // The `exports` subpaths beside the packages' root entries.
 const subpaths = {

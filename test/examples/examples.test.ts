@@ -3,9 +3,12 @@
 // examples run the packages' built output.
 import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { signWebhook } from '@ringhook/core/signature'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { connectPostgres, SHARED_POSTGRES, uniqueTable } from '../postgres/support/postgres.js'
 import { assertBuilt } from '../runtimes/built.js'
 import { answeredCount, startBurst } from '../support/burst.js'
@@ -13,6 +16,7 @@ import { cleanUp, groupGone, listeningPort, type Started, startExample, stop, wa
 
 assertBuilt('core', 'node', 'express', 'hono', 'aws-lambda', 'h3', 'fastify', 'koa', 'nestjs', 'otel', 'postgres')
 assertBuilt('client', 'redis', 'users')
+assertBuilt('cloudflare')
 
 const SECRET = 'whsec_example_test'
 const ADMIN_TOKEN = 'admin_token_for_the_example_tests_0123456789'
@@ -31,6 +35,8 @@ const examples = [
   { name: 'postgres', api: false },
   // Needs the Redis on 127.0.0.1:6379, under keys of its own; its admin API is tested in broadcast.test.ts.
   { name: 'broadcast', api: false, env: broadcastEnv },
+  // On workerd (Miniflare), its Durable Objects' storage in a folder of each start's own.
+  { name: 'workers', api: false, env: workersEnv },
 ] as { name: string; api: boolean; env?: () => Record<string, string> }[]
 
 /**
@@ -46,6 +52,17 @@ function broadcastEnv(): Record<string, string> {
     REDIS_PREFIX: `ringhook:test:examples:${randomUUID()}:`,
   }
 }
+
+/** examples/workers' storage folder for one start (its own default is the example's `.storage`). */
+function workersEnv(): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'ringhook-workers-example-'))
+  storageDirs.push(dir)
+  return { STORAGE_DIR: dir }
+}
+const storageDirs: string[] = []
+afterAll(() => {
+  for (const dir of storageDirs) rmSync(dir, { recursive: true, force: true })
+})
 
 let sent = 0
 
