@@ -1,0 +1,55 @@
+// The Durable Object stores, as each contract takes them, in workerd (Miniflare): two isolates of one
+// Worker bound to the same objects, as two instances of an app would be; each store method is sent to
+// one of them and run there. Every store names its objects apart from every other store of the run.
+import { randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import type { UserStore } from '@ringhook/users'
+import { dedupStore, limitStore, userStore } from '../../cloudflare/support/stores.js'
+import { type Isolate, startWorkerd } from '../../cloudflare/support/workerd.js'
+import type { DedupStoreKind } from '../dedup-store-contract.js'
+import type { LimitStoreKind } from '../limit-store-contract.js'
+import type { UserStoreKind } from '../user-state-store-contract.js'
+
+const isolate = (i: number): Isolate => (i % 2 === 0 ? 'a' : 'b')
+
+export const durableDedup: DedupStoreKind = {
+  name: 'durable object',
+  open: async () => {
+    const workerd = await startWorkerd()
+    const options = { prefix: `dedup-${randomUUID()}:` }
+    return {
+      pair: () => [dedupStore(workerd, 'a', options), dedupStore(workerd, 'b', options)],
+      close: () => workerd.dispose(),
+    }
+  },
+}
+
+export const durableUsers: UserStoreKind = {
+  name: 'durable object',
+  open: async () => {
+    const workerd = await startWorkerd()
+    return {
+      instances: async (count) => {
+        const options = { prefix: `users-${randomUUID()}:` }
+        return Array.from({ length: count }, (_, i) => userStore(workerd, isolate(i), options) as UserStore<unknown>)
+      },
+      close: () => workerd.dispose(),
+    }
+  },
+}
+
+export const durableLimits: LimitStoreKind = {
+  name: 'durable object',
+  open: async () => {
+    const workerd = await startWorkerd()
+    return {
+      instances: (count) => {
+        const options = { name: `limits-${randomUUID()}` }
+        return Array.from({ length: count }, (_, i) => limitStore(workerd, isolate(i), options))
+      },
+      // The object keeps this machine's clock: time passes only for real.
+      pass: (ms) => sleep(ms),
+      close: () => workerd.dispose(),
+    }
+  },
+}
