@@ -4,7 +4,7 @@
 import { createDynamoDbStore } from '@ringhook/dynamodb'
 import { afterAll, beforeAll, describe } from 'vitest'
 import { storeContract } from '../store-contract/contract.js'
-import { type LocalDynamo, startDynalite } from './support/dynalite.js'
+import { type LocalDynamo, PATIENT, startDynalite } from './support/dynalite.js'
 
 let dynamo: LocalDynamo
 
@@ -19,8 +19,8 @@ describe('the dynamodb store', () => {
     pair: () => {
       const { table } = dynamo
       return [
-        createDynamoDbStore({ client: dynamo.client(), table }),
-        createDynamoDbStore({ client: dynamo.client(), table }),
+        createDynamoDbStore({ client: dynamo.client(), table, ...PATIENT }),
+        createDynamoDbStore({ client: dynamo.client(), table, ...PATIENT }),
       ]
     },
   })
