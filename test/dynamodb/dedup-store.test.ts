@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertBuilt, ROOT } from '../runtimes/built.js'
 import { gesture, NOW_MS, SECRET, signed } from '../support/events.js'
 import { holdPort } from '../support/ports.js'
-import { type LocalDynamo, startDynalite } from './support/dynalite.js'
+import { type LocalDynamo, PATIENT, startDynalite } from './support/dynalite.js'
 
 let dynamo: LocalDynamo
 
@@ -34,7 +34,7 @@ describe('keys DynamoDB refuses as they are (a partition key holds at most 2048 
     ['unicode', `gesture 🛎️ ${randomUUID()} Grüße`],
     ['a lone surrogate', `lone \ud800 ${randomUUID()}`],
   ])('claims a key with %s, answers its copy with the stored reply, and tells it from a near one', async (_, key) => {
-    const store: DedupStore = createDynamoDbStore({ client: dynamo.client(), table: dynamo.table })
+    const store: DedupStore = createDynamoDbStore({ client: dynamo.client(), table: dynamo.table, ...PATIENT })
     const first = await store.claim(key, MINUTE)
     if (first.state !== 'claimed') throw new Error(`not claimed: ${first.state}`)
     await store.complete(key, first.token, reply, MINUTE)

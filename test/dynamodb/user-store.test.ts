@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto'
 import { dynamoDbUserStore } from '@ringhook/dynamodb'
 import { createUserStates, type LifecycleEvent, type LifecycleEventName, type UserStates } from '@ringhook/users'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type LocalDynamo, startDynalite } from './support/dynalite.js'
+import { type LocalDynamo, PATIENT, startDynalite } from './support/dynalite.js'
 
 let dynamo: LocalDynamo
 
@@ -15,7 +15,7 @@ afterAll(() => dynamo?.close())
 
 /** States on a client of their own, under `prefix`: one execution environment. */
 const environment = (prefix: string): UserStates =>
-  createUserStates({ store: dynamoDbUserStore({ client: dynamo.client(), table: dynamo.table, prefix }) })
+  createUserStates({ store: dynamoDbUserStore({ client: dynamo.client(), table: dynamo.table, prefix, ...PATIENT }) })
 
 const event = (name: LifecycleEventName, user: string, timestamp: string): LifecycleEvent =>
   ({ event: name, user_app_id: user, app_id: 'app_demo', timestamp, data: {} }) as LifecycleEvent

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto'
 import { createDynamoDbStore, dynamoDbUserStore } from '@ringhook/dynamodb'
 import type { UserStore } from '@ringhook/users'
-import { startDynalite } from '../../dynamodb/support/dynalite.js'
+import { PATIENT, startDynalite } from '../../dynamodb/support/dynalite.js'
 import type { DedupStoreKind } from '../dedup-store-contract.js'
 import type { UserStoreKind } from '../user-state-store-contract.js'
 
@@ -15,8 +15,8 @@ export const dynamoDbDedup: DedupStoreKind = {
     const prefix = `${randomUUID()}:`
     return {
       pair: () => [
-        createDynamoDbStore({ client: dynamo.client(), table: dynamo.table, prefix }),
-        createDynamoDbStore({ client: dynamo.client(), table: dynamo.table, prefix }),
+        createDynamoDbStore({ client: dynamo.client(), table: dynamo.table, prefix, ...PATIENT }),
+        createDynamoDbStore({ client: dynamo.client(), table: dynamo.table, prefix, ...PATIENT }),
       ],
       close: () => dynamo.close(),
     }
@@ -32,7 +32,13 @@ export const dynamoDbUsers: UserStoreKind = {
         const prefix = `${randomUUID()}:`
         return Array.from(
           { length: count },
-          () => dynamoDbUserStore({ client: dynamo.client(), table: dynamo.table, prefix }) as UserStore<unknown>,
+          () =>
+            dynamoDbUserStore({
+              client: dynamo.client(),
+              table: dynamo.table,
+              prefix,
+              ...PATIENT,
+            }) as UserStore<unknown>,
         )
       },
       close: () => dynamo.close(),

@@ -15,7 +15,7 @@ import { walkUsers } from './walk.js'
  * state in the shared store equals the simulator's.
  */
 export async function fleetRun(
-  where: Pick<InstanceEnv, 'USERS_STORE' | 'USERS_WHERE' | 'DEDUP_WHERE' | 'DYNAMODB_ENDPOINT' | 'DYNAMODB_TABLE'>,
+  where: Pick<InstanceEnv, 'USERS_STORE' | 'USERS_WHERE' | 'DEDUP_WHERE'>,
   store: UserStore<unknown>,
   options: { count?: number; kill?: boolean } = {},
 ): Promise<void> {

@@ -1,12 +1,9 @@
-// A receiver instance keeping users' states on Redis, Postgres or DynamoDB, in a process of its own
-// (forked by test/users/redis.long.test.ts, postgres.long.test.ts and test/dynamodb/users-fleet.test.ts,
-// which kill some of them with SIGKILL mid-run).
+// A receiver instance keeping users' states on Redis or Postgres, in a process of its own (forked by
+// test/users/redis.long.test.ts and postgres.long.test.ts, which kill some of them with SIGKILL mid-run).
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb'
 import { createClient } from '@ringhook/client'
 import { createReceiver, type ReceiverOptions, silentLogger } from '@ringhook/core'
-import { createDynamoDbStore, dynamoDbUserStore } from '@ringhook/dynamodb'
 import { ringhook } from '@ringhook/node'
 import { createPostgresInbox } from '@ringhook/postgres'
 import { createRedisStore } from '@ringhook/redis'
@@ -15,20 +12,16 @@ import { postgresUserStore } from '@ringhook/users/postgres'
 import { redisUserStore } from '@ringhook/users/redis'
 import { Redis } from 'ioredis'
 import pg from 'pg'
-import { LOCAL_CONFIG } from '../../dynamodb/support/dynalite.js'
 import { SHARED_POSTGRES } from '../../postgres/support/postgres.js'
 import { SECRET } from './service.js'
 
 /** What the test tells an instance. */
 export interface InstanceEnv {
-  USERS_STORE: 'redis' | 'postgres' | 'dynamodb'
-  /** The Redis or DynamoDB key prefix, or the Postgres states' table. */
+  USERS_STORE: 'redis' | 'postgres'
+  /** The Redis key prefix, or the Postgres states' table. */
   USERS_WHERE: string
-  /** The Redis or DynamoDB dedup prefix, or the Postgres inbox's table. */
+  /** The Redis dedup prefix, or the Postgres inbox's table. */
   DEDUP_WHERE: string
-  /** DynamoDB only: the local engine's address, and the table. */
-  DYNAMODB_ENDPOINT?: string
-  DYNAMODB_TABLE?: string
   SIM_URL: string
   API_KEY: string
   APP_ID: string
@@ -51,23 +44,6 @@ if (env.USERS_STORE === 'redis') {
   })
   const store = redisUserStore({ client: redis, prefix: env.USERS_WHERE })
   createUserStates({ store, client, appId: env.APP_ID, refresh }).attach(receiver)
-  listen(receiver)
-} else if (env.USERS_STORE === 'dynamodb') {
-  const dynamo = new DynamoDBClient({ ...LOCAL_CONFIG, endpoint: env.DYNAMODB_ENDPOINT })
-  // dynalite is JavaScript: on a loaded machine a request may take seconds, yet the claim must still
-  // be answered well within the simulator's 15 s.
-  const where = { client: dynamo, table: env.DYNAMODB_TABLE, requestTimeoutMs: 4_000 }
-  const receiver = createReceiver({
-    ...options,
-    store: createDynamoDbStore({ ...where, prefix: env.DEDUP_WHERE }),
-    dedup: { inFlightTtlMs: 1000 },
-  })
-  createUserStates({
-    store: dynamoDbUserStore({ ...where, prefix: env.USERS_WHERE }),
-    client,
-    appId: env.APP_ID,
-    refresh,
-  }).attach(receiver)
   listen(receiver)
 } else {
   const pool = new pg.Pool({ connectionString: SHARED_POSTGRES, max: 10 })
