@@ -11,6 +11,7 @@ import { DEFAULT_MEMORY_STORE_BYTES } from '@ringhook/core/store'
 import { AGAINST_SUFFIX, againstDir, againstKit, againstServer } from './against.js'
 import { bundleChildren } from './bundle.js'
 import { runColdStart } from './coldstart/run.js'
+import { runDurableBench } from './durable/run.js'
 import { NODE_MEMORY_GROUP, runHttp } from './http/run.js'
 import { runLimiterBench } from './limiter/run.js'
 import { limitsFor } from './limits.js'
@@ -93,6 +94,11 @@ if (options.sections.has('users')) {
     `Users' states: ${options.users.deliveries.toLocaleString('en-US')} lifecycle deliveries a store, states on and off`,
   )
   results.users = await runUsersBench(options.users.deliveries, options.users.inFlight)
+}
+
+if (options.sections.has('durable')) {
+  log(`Durable Objects: ${options.durable.operations.toLocaleString('en-US')} operations a run, in local workerd`)
+  results.durable = await runDurableBench(options.durable.operations, options.durable.inFlight)
 }
 
 if (options.sections.has('bundle')) {

@@ -2,7 +2,7 @@ import type { ColdOptions } from './coldstart/run.js'
 import type { HttpOptions } from './http/run.js'
 import type { TimingOptions } from './micro/harness.js'
 
-export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'limiter' | 'users' | 'bundle' | 'coldstart'
+export type Section = 'micro' | 'http' | 'memory' | 'queue' | 'limiter' | 'users' | 'durable' | 'bundle' | 'coldstart'
 export const SECTIONS: readonly Section[] = [
   'micro',
   'http',
@@ -10,6 +10,7 @@ export const SECTIONS: readonly Section[] = [
   'queue',
   'limiter',
   'users',
+  'durable',
   'bundle',
   'coldstart',
 ]
@@ -33,6 +34,8 @@ export interface BenchOptions {
   limiter: { triggers: number; rounds: number }
   /** Lifecycle deliveries through each store, with users' states on and off, `inFlight` at once. */
   users: { deliveries: number; inFlight: number }
+  /** Operations on the Durable Object stores in local workerd, `inFlight` at once (src/durable/run.ts). */
+  durable: { operations: number; inFlight: number }
   /** Whole-process runs per cold-start contender. */
   coldstart: ColdOptions
 }
@@ -44,6 +47,7 @@ const FULL = {
   queue: { jobs: 5_000, concurrency: 10 },
   limiter: { triggers: 1_000, rounds: 5 },
   users: { deliveries: 3_000, inFlight: 16 },
+  durable: { operations: 1_000, inFlight: 16 },
   coldstart: { runs: 7, warmups: 1 },
 }
 
@@ -55,6 +59,7 @@ const QUICK = {
   queue: { jobs: 300, concurrency: 10 },
   limiter: { triggers: 100, rounds: 2 },
   users: { deliveries: 200, inFlight: 16 },
+  durable: { operations: 200, inFlight: 16 },
   coldstart: { runs: 1, warmups: 0 },
 }
 

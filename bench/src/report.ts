@@ -1,5 +1,6 @@
 import { againstRatios, commitOf } from './against.js'
 import type { ColdRow } from './coldstart/run.js'
+import type { DurableRow } from './durable/run.js'
 import { DYNALITE_CAVEAT } from './dynamodb/local.js'
 import type { HttpResults, HttpRow } from './http/run.js'
 import { ratioTo } from './http/steady.js'
@@ -36,6 +37,7 @@ export interface Results {
   queueError?: string
   limiter?: LimiterReport
   users?: UsersReport
+  durable?: DurableRow[]
   size?: SizeRow[]
   coldStart?: ColdRow[]
   entryCost?: EntryCostReport
@@ -494,6 +496,21 @@ function usersSection(u: UsersReport): string {
   ].join('\n')
 }
 
+function durableSection(r: Results, rows: DurableRow[]): string {
+  return [
+    '## Durable Objects (@ringhook/cloudflare), local workerd',
+    '',
+    `Each operation run in a loop inside a Worker on workerd (Miniflare), ${int(r.options.durable.operations)} a run, ${r.options.durable.inFlight} in flight, against the package's objects: every key on one object, then spread over 16. The better of two runs. Written rows wait for workerd's SQLite commit to this machine's disk; Cloudflare's network, its storage replication and objects on several machines are not in these figures (locally every object shares one process, so 16 shards serve no more than one).`,
+    '',
+    table(
+      ['operation', 'objects', 'per second', 'µs each'],
+      rows.map((row) => [row.operation, String(row.shards), int(row.perSecond), int(row.us)]),
+      ['l', 'r', 'r', 'r'],
+    ),
+    '',
+  ].join('\n')
+}
+
 /** This checkout over the `--against` one, reading by reading, when it ran. */
 function againstSection(r: Results): string {
   const ratios = againstRatios(r.micro, r.http?.rows)
@@ -524,6 +541,7 @@ export function toMarkdown(r: Results): string {
     r.queue || r.queueError ? queueSection(r) : '',
     r.limiter ? limiterSection(r) : '',
     r.users ? usersSection(r.users) : '',
+    r.durable ? durableSection(r, r.durable) : '',
     r.size ? sizeSection(r.size) : '',
     r.coldStart ? coldStartSection(r, r.coldStart) : '',
   ]
