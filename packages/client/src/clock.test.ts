@@ -12,8 +12,12 @@ describe('systemClock.sleep', () => {
     const abort = new AbortController()
     let settled = 'pending'
     const long = systemClock.sleep(2 ** 31 + 5_000, abort.signal).then(
-      () => void (settled = 'resolved'),
-      () => void (settled = 'aborted'),
+      () => {
+        settled = 'resolved'
+      },
+      () => {
+        settled = 'aborted'
+      },
     )
     try {
       await sleep(100)
