@@ -4,13 +4,13 @@ import { Redis } from 'ioredis'
 import { DEFAULT_QUEUE_NAME } from './options.js'
 import { getJob, JOB_STATES, type JobState, listJobs, replayFailed, replayJob, type StoredJob } from './stored-jobs.js'
 
-/** Where the CLI writes, and the environment it reads (`REDIS_URL`); injectable for tests. */
+/** Where the CLI writes, and the environment it reads (`REDIS_URL`, `RINGHOOK_TIMEOUT_MS`); injectable for tests. */
 export interface JobsCliIo {
   /** Where results go. */
   stdout: (text: string) => void
   /** Where errors and the usage go. */
   stderr: (text: string) => void
-  /** The environment, for `REDIS_URL`. */
+  /** The environment, for `REDIS_URL` and `RINGHOOK_TIMEOUT_MS`. */
   env: Record<string, string | undefined>
 }
 
@@ -29,6 +29,8 @@ Options:
   --redis URL      Redis to connect to (default: $REDIS_URL, else redis://127.0.0.1:6379)
   --queue NAME     the queue name (default: ${DEFAULT_QUEUE_NAME})
   --prefix PREFIX  BullMQ's key prefix (default: bull)
+  --timeout MS     give up on a Redis that does not answer after this long
+                   (default: $RINGHOOK_TIMEOUT_MS, else 30000)
   -h, --help       this text
 `
 
@@ -67,14 +69,33 @@ export async function runJobsCli(argv: readonly string[], io: JobsCliIo = defaul
   if (command === 'replay' && (rest.length === 0) === !values.all)
     return usageError(io, 'replay takes job ids, or --all for every failed job')
 
+  const timeoutMs = timeoutOf(values.timeout ?? io.env.RINGHOOK_TIMEOUT_MS)
+  if (timeoutMs === undefined)
+    return usageError(io, `--timeout (or RINGHOOK_TIMEOUT_MS) takes milliseconds, from 1 to ${MAX_TIMEOUT_MS}`)
   const url = values.redis ?? io.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-  // Fail at once when Redis is unreachable: a CLI should say so, not wait for it.
-  const redis = new Redis(url, { maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true })
-  redis.on('error', () => {})
+  // Fail at once when Redis is unreachable: a CLI should say so, not wait for it. A server that
+  // accepts and never answers: each command, the ready check's included, gives up at the timeout.
+  const redis = new Redis(url, {
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+  })
+  // connect() only says the connection closed; the event says why (a refusal, the ready check's timeout).
+  let cause: unknown
+  redis.on('error', (error) => {
+    cause ??= error
+  })
+  const timedOut = `no answer within ${timeoutMs} ms (the timeout: --timeout or RINGHOOK_TIMEOUT_MS)`
+  const why = (error: unknown) => {
+    const message = (error as Error)?.message ?? String(error)
+    return /timed? ?out/i.test(message) ? `${timedOut}; ${message}` : message
+  }
   try {
     await redis.connect()
   } catch (error) {
-    io.stderr(`Cannot reach Redis at ${redact(url)}: ${(error as Error).message}\n`)
+    io.stderr(`Cannot reach Redis at ${redact(url)}: ${why(cause ?? error)}\n`)
     redis.disconnect()
     return 1
   }
@@ -88,7 +109,7 @@ export async function runJobsCli(argv: readonly string[], io: JobsCliIo = defaul
     if (command === 'show') return await show(io, queue, rest[0] as string)
     return await replay(io, queue, values.all ? undefined : rest)
   } catch (error) {
-    io.stderr(`ringhook jobs ${command} failed: ${(error as Error).message}\n`)
+    io.stderr(`ringhook jobs ${command} failed: ${why(error)}\n`)
     return 1
   } finally {
     await queue.close()
@@ -104,6 +125,7 @@ function parse(argv: readonly string[]) {
       redis: { type: 'string' },
       queue: { type: 'string' },
       prefix: { type: 'string' },
+      timeout: { type: 'string' },
       state: { type: 'string' },
       limit: { type: 'string' },
       json: { type: 'boolean' },
@@ -161,3 +183,13 @@ async function replay(io: JobsCliIo, queue: Queue, ids: string[] | undefined): P
 
 /** A Redis URL without its password, for messages. */
 const redact = (url: string): string => url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
+
+/** The longest wait a Node timer holds. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1
+
+/** The timeout in milliseconds, 30 s when not given; `undefined` when what was given is not one. */
+function timeoutOf(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return 30_000
+  const value = Number(text)
+  return Number.isInteger(value) && value > 0 && value <= MAX_TIMEOUT_MS ? value : undefined
+}

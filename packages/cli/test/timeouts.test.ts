@@ -70,6 +70,7 @@ const commands: [string, () => string[], number][] = [
     3,
   ],
   ['doctor', () => ['doctor', '--url', `${url()}/webhooks`, '--secret', 'whsec_x'], 1],
+  ['jobs list', () => ['jobs', 'list', '--redis', `redis://127.0.0.1:${port}`], 1],
 ]
 
 describe('a server that accepts and never answers', () => {

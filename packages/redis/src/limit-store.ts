@@ -79,8 +79,8 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
     while (mirror.length > 0 && now - (mirror[0] as Mirrored).at >= windowOf(mirror[0] as Mirrored)) mirror.shift()
   }
 
-  /** Counts `entries` in Redis under the known epoch; resolves another epoch found instead. */
-  const count = async (entries: readonly Mirrored[]): Promise<string | undefined> => {
+  /** Counts `entries` in Redis under epoch `under`; resolves another epoch found instead. */
+  const count = async (entries: readonly Mirrored[], under: string): Promise<string | undefined> => {
     const now = Date.now()
     const batch = randomUUID()
     const logs = new Map<string, { window: number; args: string[] }>()
@@ -96,7 +96,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
         add(keys.user(entry.user), entry.userWindowMs, now - entry.at, member)
     })
     for (const [log, { window, args }] of logs) {
-      const reply = await run(RESTORE, [log, keys.epoch], [String(window), epoch, randomUUID(), ...args])
+      const reply = await run(RESTORE, [log, keys.epoch], [String(window), under, randomUUID(), ...args])
       const other = otherEpoch(reply)
       if (other !== undefined) return other
     }
@@ -108,13 +108,16 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
     if (syncing) return syncing
     if (found === epoch) return Promise.resolve()
     syncing = (async () => {
+      // The epoch is taken as this instance's only once its slots are counted under it: a restore
+      // cut short (Redis away again) is done again at the next decision.
       let next: string | undefined = found
       for (let tries = 0; next !== undefined; tries++) {
         if (tries === 3)
           throw new RedisLimitStoreError('Redis limit store: the count was lost again while restoring it')
-        epoch = next
+        const candidate: string = next
         prune()
-        next = await count(mirror)
+        next = await count(mirror, candidate)
+        if (next === undefined) epoch = candidate
       }
     })().finally(() => {
       syncing = undefined
@@ -188,7 +191,7 @@ export function createRedisLimitStore(options: RedisLimitStoreOptions): LimitSto
       }))
       mirror.push(...entries)
       if (syncing) await syncing
-      const other = await count(entries)
+      const other = await count(entries, epoch)
       // Redis lost the window meanwhile (restarted empty): all of this instance's slots are counted again.
       if (other !== undefined) await sync(other)
     },
