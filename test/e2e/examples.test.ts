@@ -88,7 +88,9 @@ describe.each(examples)('$name example against the simulator', (target) => {
   })
 
   it('is down for the first attempt and receives the retry', async () => {
-    const sim = await createSimulator({ timeScale: FAST })
+    // The retry waits at the port for the receiver to come up: 30 s of real time to answer it, as the
+    // worlds have (a busy machine can take longer than the spec's limit scaled, 1.5 s, to start it).
+    const sim = await createSimulator({ timeScale: FAST, ackTimeoutMs: 30_000 / FAST })
     cleanup.push(() => sim.close())
     // The webhook URL is this test's port from the start; the receiver behind it comes up later.
     const held = await holdPort()

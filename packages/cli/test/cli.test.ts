@@ -253,7 +253,8 @@ describe('ringhook resend', () => {
   it('resends one delivery, then every delivery that failed in the last minutes, of a running simulator', async () => {
     let fixed = false
     const target = await startReceiver(() => (fixed ? { status: 200 } : { status: 500 }))
-    const sim = await createSimulator({ timeScale: 0.02 })
+    // 30 s of real time to answer (not the spec's 30 s scaled, 600 ms, which a busy machine can pass).
+    const sim = await createSimulator({ timeScale: 0.02, ackTimeoutMs: 1_500_000 })
     try {
       const key = sim.keys.create()
       const app = sim.apps.create({ key_id: key.id, webhook_url: target.url })
