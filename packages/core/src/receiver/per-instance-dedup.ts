@@ -9,7 +9,7 @@ interface Host {
 // Each platform's own documented marker. Netlify's functions run on Lambda, and say so too: Netlify
 // is asked first, since the advice differs.
 function detectHost(): Host | undefined {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {}
+  const env = environment()
   if (env.NETLIFY === 'true' || 'Netlify' in globalThis)
     return { name: 'Netlify', store: 'createRedisStore (@ringhook/redis) or createPostgresStore (@ringhook/postgres)' }
   if (env.VERCEL === '1')
@@ -18,6 +18,20 @@ function detectHost(): Host | undefined {
   if ((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent === 'Cloudflare-Workers')
     return { name: 'Cloudflare Workers', store: 'the Durable Object store of @ringhook/cloudflare' }
   return undefined
+}
+
+/**
+ * The environment's variables, or none where reading them is not allowed: Deno without `--allow-env`
+ * throws on `process.env.NAME`, and a delivery must not fail for a warning.
+ */
+function environment(): Record<string, string | undefined> {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
+  if (!env) return {}
+  try {
+    return { NETLIFY: env.NETLIFY, VERCEL: env.VERCEL, AWS_LAMBDA_FUNCTION_NAME: env.AWS_LAMBDA_FUNCTION_NAME }
+  } catch {
+    return {}
+  }
 }
 
 /**
