@@ -44,3 +44,4 @@ export type {
 export type * from './model.js'
 export type { AnswerResult } from './notifications.js'
 export type { ResendResult } from './resend.js'
+export type { SendEventResult } from './send-event.js'

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { EventName } from '@ringhook/core'
 import { resolveConfig, type SimulatorOptions } from './config.js'
 import { Engine } from './engine.js'
 import type { FaultName, FaultSettings, FaultSettingsInput } from './faults/kinds.js'
@@ -21,6 +22,7 @@ import type { App, Delivery, Install, Key, Notification, Snapshot, User, Vibe } 
 import type { AnswerResult } from './notifications.js'
 import type { ResendResult } from './resend.js'
 import { type DemoData, seedDemo } from './seed.js'
+import type { SendEventResult } from './send-event.js'
 
 /** Options of an action that sends webhooks. */
 export interface WaitOptions {
@@ -90,6 +92,17 @@ export interface Simulator {
   gesture(userAppId: string, gestureType: string, options?: WaitOptions): Promise<GestureResult>
   /** The user answers a notification: `yes`, `no`, `dismiss` or `emoji:<e>`. */
   answer(eventId: string, response: string, options?: WaitOptions): Promise<AnswerResult>
+  /**
+   * Sends any documented event to the install's app, its own fields the sample of core's list of
+   * events unless `fields` sets them (`data` merged). The simulated world does not change: a
+   * gesture, a lifecycle change or an answer has its own action above.
+   */
+  sendEvent(
+    userAppId: string,
+    event: EventName,
+    fields?: Record<string, unknown>,
+    options?: WaitOptions,
+  ): Promise<SendEventResult>
   /** Resolves once the next notification (a trigger with a response_config) is created. */
   nextNotification(): Promise<Notification>
 
@@ -216,6 +229,8 @@ function facade(
       copy(await engine.gesture(userAppId, { gesture_type: gestureType, ...waitInput(options) })),
     answer: async (eventId, response, options) =>
       copy(await engine.answer(eventId, { response: response as never, ...waitInput(options) })),
+    sendEvent: async (userAppId, event, fields, options) =>
+      copy(await engine.sendEvent(userAppId, { event, ...(fields ? { fields } : {}), ...waitInput(options) })),
     nextNotification: () =>
       new Promise((resolve) => {
         const stop = ctx.log.subscribe((entry) => {
