@@ -39,6 +39,7 @@ export type {
   RequestEntry,
   StateChange,
   StateEntry,
+  StateEntryKind,
   VibeEntry,
 } from './log.js'
 export type * from './model.js'
