@@ -6,6 +6,7 @@ import {
   silentLogger,
   vibe,
 } from '@ringhook/core'
+import { LIFECYCLE_EVENT_NAMES } from '@ringhook/core/internal'
 import { createMemoryStore, MAX_DEDUP_KEY_LENGTH } from '@ringhook/core/store'
 import { otelInstrumentation } from '@ringhook/otel'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
@@ -212,7 +213,7 @@ const cases: Case[] = [
     handled: 1,
   },
   { name: 'extra fields', delivery: () => signed(gesture({ new_field: { nested: true } })), status: 200, handled: 1 },
-  ...['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'].map((name) => ({
+  ...LIFECYCLE_EVENT_NAMES.map((name) => ({
     name: `a ${name} event`,
     delivery: () => signed(lifecycle(name)),
     status: 200,

@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto'
 import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
 import { ERRORS, type WebhookRequest } from '@ringhook/core/adapter'
+import { EVENT_NAMES, isKnownEventName } from '@ringhook/core/api'
+import { EVENT_NOTES } from '@ringhook/core/internal'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { histogram, observe } from './observations.js'
@@ -140,16 +142,10 @@ function asRawBody(bytes: Uint8Array, { form, cuts }: { form: string; cuts: numb
   }
 }
 
-const EVENTS = [
-  'gesture',
-  'app.installed',
-  'app.activated',
-  'control.passive',
-  'app.deactivated',
-  'app.uninstalled',
-  'notification.responded',
-  'slot.granted',
-] as const
+/** Every documented event, from core's list, and one this version does not know. */
+const EVENTS = [...EVENT_NAMES, 'slot.granted'] as const
+/** An event's own `data`, from the sample in core's list (an unknown event's is empty). */
+const dataOf = (event: string) => (isKnownEventName(event) ? EVENT_NOTES[event].sample.data : {})
 
 /** A valid payload of any event, with arbitrary extra fields (kept apart from the documented ones). */
 const payloadArb = fc
@@ -172,7 +168,7 @@ const payloadArb = fc
       user_app_id: user,
       app_id: 'app_props',
       timestamp: '2026-11-22T10:00:00.000Z',
-      data: event === 'notification.responded' ? { event_id: eventId, response } : {},
+      data: event === 'notification.responded' ? { event_id: eventId, response } : dataOf(event),
       ...extra,
     }),
   )

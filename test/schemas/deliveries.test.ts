@@ -1,5 +1,6 @@
 // A short session with the simulator, over real HTTP: install, activate, a gesture answered with a
-// vibe, passive, a notification answered in webhook mode, deactivate, uninstall. Every delivery the
+// vibe, passive, a notification answered in webhook mode, any other event of core's list sent as is,
+// deactivate, uninstall. Every delivery the
 // receiver got is valid to the published JSON Schema of its event, every gesture reply to the
 // gesture reply's, and every /v1 answer to the schema the OpenAPI document gives its path.
 import { once } from 'node:events'
@@ -93,6 +94,11 @@ beforeAll(async () => {
   const poll = { app_id: control.app_id, user_app_id: userAppId, sequence: [{ type: 'tap' }], response_mode: 'poll' }
   await call('/v1/vibes/trigger', poll)
   await call('/v1/vibes/trigger', { ...poll, sequence: [{ type: 'tap', delay_ms: 20 }] })
+
+  // Events the simulated world does not model, sent as they are from their sample in core's list.
+  const sent = new Set(received.map(({ body }) => (JSON.parse(body) as { event: string }).event))
+  for (const name of EVENT_NAMES.filter((event) => !sent.has(event)))
+    await sim.sendEvent(userAppId, name, {}, { wait: true })
 
   await sim.deactivate(userAppId, { wait: true })
   await sim.uninstall(userAppId, { wait: true })

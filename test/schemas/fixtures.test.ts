@@ -4,6 +4,7 @@
 // zod definition, which both are made from.
 import { createReceiver, silentLogger } from '@ringhook/core'
 import { EVENT_NAMES, type EventName } from '@ringhook/core/api'
+import { LIFECYCLE_EVENT_NAMES } from '@ringhook/core/internal'
 import { signWebhook } from '@ringhook/core/signature'
 import { createEvent, events } from '@ringhook/testing'
 import { describe, expect, it } from 'vitest'
@@ -25,9 +26,7 @@ const schemaOf = (payload: { event?: unknown }): string => String(payload.event)
 const fixtures: [string, Record<string, unknown>][] = [
   ['conformance gesture', gesture()],
   ['conformance gesture with an emoji', gesture({ gesture_type: 'wave 👋🏽' })],
-  ...['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'].map(
-    (name): [string, Record<string, unknown>] => [`conformance ${name}`, lifecycle(name)],
-  ),
+  ...LIFECYCLE_EVENT_NAMES.map((name): [string, Record<string, unknown>] => [`conformance ${name}`, lifecycle(name)]),
   ['conformance notification.responded', responded('evt_fixture')],
   ['conformance emoji answer', responded('evt_fixture_2', 'emoji:🎉')],
   ...EVENT_NAMES.map((name): [string, Record<string, unknown>] => [

@@ -18,6 +18,7 @@ export { ALL_BUT_GESTURE, type EventSelection } from './selection.js'
 export {
   getJob,
   JOB_STATES,
+  type JobReplayResult,
   type JobState,
   listJobs,
   type ReplayResult,

@@ -47,8 +47,11 @@ export async function getJob(queue: Queue, id: string): Promise<StoredJob | unde
   return job ? toStoredJob(job) : undefined
 }
 
+/** @deprecated Use {@link JobReplayResult} (`ReplayResult` is `@ringhook/capture`'s, for a captured delivery); removed in 0.3.0. */
+export type ReplayResult = JobReplayResult
+
 /** Whether a job was replayed, and why not when it was not. */
-export type ReplayResult =
+export type JobReplayResult =
   | {
       /** The job. */
       id: string
@@ -69,7 +72,7 @@ export type ReplayResult =
  * Only failed jobs can be replayed; a job in any other state is reported, not touched.
  * @example await replayJob(events.queue, 'rh-3f1c…')
  */
-export async function replayJob(queue: Queue, id: string): Promise<ReplayResult> {
+export async function replayJob(queue: Queue, id: string): Promise<JobReplayResult> {
   const job = await queue.getJob(id)
   if (!job) return { id, replayed: false, reason: 'no such job' }
   const state = await job.getState()
@@ -79,8 +82,8 @@ export async function replayJob(queue: Queue, id: string): Promise<ReplayResult>
 }
 
 /** Replays every failed job, oldest first, in batches; resolves with one result per job. */
-export async function replayFailed(queue: Queue, { batch = 100 } = {}): Promise<ReplayResult[]> {
-  const results: ReplayResult[] = []
+export async function replayFailed(queue: Queue, { batch = 100 } = {}): Promise<JobReplayResult[]> {
+  const results: JobReplayResult[] = []
   const seen = new Set<string>()
   // Each replay leaves the failed set, so the oldest remaining are always at the same end.
   for (;;) {

@@ -76,6 +76,33 @@ describe('trigger verbs drive a running simulator by names', () => {
     expect(target.received.at(-1)?.json).toMatchObject({ event: 'gesture', gesture_type: 'double_tap' })
   })
 
+  it('event sends any event of the list as is, its fields set by --fields', async () => {
+    const grace = sim.demo?.installs.grace.user_app_id as string
+    const result = await ringhook(
+      'event',
+      'Grace',
+      'app.activated',
+      '--app',
+      'Demo control',
+      '--fields',
+      '{"data":{"note":1}}',
+    )
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/✔ Sent app.activated to Grace's Demo control/),
+    })
+    await sim.idle()
+    expect(target.received.at(-1)?.json).toMatchObject({
+      event: 'app.activated',
+      user_app_id: grace,
+      data: { note: 1 },
+    })
+    expect((await ringhook('users')).stdout).toMatch(/^Grace +usr_grace +Demo control passive/m)
+    const unknown = await ringhook('event', 'Grace', 'slot.nothing', '--app', 'Demo control')
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('must be one of gesture') })
+    expect((await ringhook('event', 'Grace', 'gesture', '--app', 'Demo control', '--fields', '[1]')).code).toBe(2)
+  })
+
   it('answer answers the latest pending notification, or the one named, and deliveries lists them', async () => {
     const trigger = (message: string) =>
       fetch(`${sim.url}/v1/vibes/trigger`, {

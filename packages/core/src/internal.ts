@@ -14,4 +14,13 @@ export { beginArrival } from './receiver/arrival.js'
 export { bodyDeadlines, type Deadline, type Deadlines } from './receiver/deadlines.js'
 export { type HandlersResult, Registry, registering, type StoredHandler } from './receiver/registry.js'
 export { readsBody } from './receiver/unread.js'
-export { EVENT_NOTES, EVENTS, type EventNote, type EventSample } from './schemas/events.js'
+export {
+  EVENT_NOTES,
+  EVENTS,
+  type EventNote,
+  type EventSample,
+  type InstallStatus,
+  LIFECYCLE_EVENT_NAMES,
+  type LifecycleEventName,
+  stateAfter,
+} from './schemas/events.js'

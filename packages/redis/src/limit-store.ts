@@ -12,6 +12,7 @@ import { RinghookConfigError } from '@ringhook/core'
 import { isScriptClient, type RedisScriptClient, runScriptOn } from './client.js'
 import { LEAVE, PAUSE, REMAINING, RESTORE, TAKE } from './limit-scripts.js'
 import type { RedisScript } from './scripts.js'
+import { withinMs } from './timeout.js'
 
 /** Which Redis the limits live in, under which prefix, and how long one decision may take. */
 export interface RedisLimitStoreOptions {
@@ -234,18 +235,5 @@ function toTake(reply: unknown): TakeResult {
 }
 
 /** The command's answer, or a failure once `ms` have passed: a limiter never hangs on Redis. */
-async function bounded<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
-  work.catch(() => {})
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new RedisLimitStoreError(`Redis limit store, ${name}: no answer within ${ms} ms`)),
-      ms,
-    )
-  })
-  try {
-    return await Promise.race([work, expired])
-  } finally {
-    clearTimeout(timer)
-  }
-}
+const bounded = <T>(work: Promise<T>, ms: number, name: string): Promise<T> =>
+  withinMs(work, ms, () => new RedisLimitStoreError(`Redis limit store, ${name}: no answer within ${ms} ms`))

@@ -1,10 +1,12 @@
-/** Milliseconds since the epoch. */
-export type Clock = () => number
+/** The simulator's time: a function giving milliseconds since the epoch. */
+export type TimeSource = () => number
+/** @deprecated Use {@link TimeSource} (`Clock` is `@ringhook/client`'s clock, with `sleep`); removed in 0.3.0. */
+export type Clock = TimeSource
 
 /** A clock a test moves by hand, for rate-limit windows and timestamps. */
 export interface FakeClock {
   /** The time now: pass this as the simulator's `clock`. */
-  now: Clock
+  now: TimeSource
   /** Moves the clock forward. */
   advance(ms: number): void
   /** Sets the clock to a time (milliseconds since the epoch, or a date). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { RATE_LIMITS, WEBHOOK_DELIVERY } from '@ringhook/core/api'
-import type { Clock } from './clock.js'
+import type { TimeSource } from './clock.js'
 import type { FaultSettingsInput } from './faults/kinds.js'
 import type { Settings } from './model.js'
 
@@ -40,7 +40,7 @@ export interface SimulatorOptions {
    */
   timeScale?: number
   /** Milliseconds since the epoch, for timestamps and rate-limit windows. Default `Date.now`. */
-  clock?: Clock
+  clock?: TimeSource
   /** Gesture types accepted beside the defaults (`tap`, `double_tap`, `long_press`, `swipe_up`, `swipe_down`). */
   gestureTypes?: readonly string[]
   /** Acknowledgement limit of a webhook, before scaling. Default 30 000 (the spec's). */
@@ -91,7 +91,7 @@ export interface ResolvedConfig {
   host: string
   allowedHosts: Set<string>
   token: string
-  clock: Clock
+  clock: TimeSource
   logLimit: number
   settings: Settings
   faults: FaultSettingsInput | undefined

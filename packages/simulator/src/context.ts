@@ -1,4 +1,4 @@
-import type { Clock, Timers } from './clock.js'
+import type { Timers, TimeSource } from './clock.js'
 import type { Ids } from './ids.js'
 import type { SimLog } from './log.js'
 import type { Settings } from './model.js'
@@ -10,7 +10,7 @@ export interface SimContext {
   state: SimState
   log: SimLog
   ids: Ids
-  clock: Clock
+  clock: TimeSource
   timers: Timers
   settings: Settings
   /** 100 requests per 60 s, per API key. */
@@ -26,7 +26,7 @@ export interface SimContext {
   eventTimestamp(): string
 }
 
-export function timestamps(clock: Clock): { iso: () => string; eventTimestamp: () => string } {
+export function timestamps(clock: TimeSource): { iso: () => string; eventTimestamp: () => string } {
   let last = 0
   return {
     iso: () => new Date(clock()).toISOString(),

@@ -39,8 +39,10 @@ export type {
   RequestEntry,
   StateChange,
   StateEntry,
+  StateEntryKind,
   VibeEntry,
 } from './log.js'
 export type * from './model.js'
 export type { AnswerResult } from './notifications.js'
 export type { ResendResult } from './resend.js'
+export type { SendEventResult } from './send-event.js'

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { EventName } from '@ringhook/core'
 import { resolveConfig, type SimulatorOptions } from './config.js'
 import { Engine } from './engine.js'
 import type { FaultName, FaultSettings, FaultSettingsInput } from './faults/kinds.js'
@@ -21,9 +22,13 @@ import type { App, Delivery, Install, Key, Notification, Snapshot, User, Vibe } 
 import type { AnswerResult } from './notifications.js'
 import type { ResendResult } from './resend.js'
 import { type DemoData, seedDemo } from './seed.js'
+import type { SendEventResult } from './send-event.js'
+
+/** @deprecated Use {@link ActionOptions} (`WaitOptions` is `@ringhook/client`'s name for polling); removed in 0.3.0. */
+export type WaitOptions = ActionOptions
 
 /** Options of an action that sends webhooks. */
-export interface WaitOptions {
+export interface ActionOptions {
   /** Resolve only once the action's webhooks have settled (delivered, failed or skipped), retries included. */
   wait?: boolean
 }
@@ -77,19 +82,30 @@ export interface Simulator {
   /** The user adds the app: `app.installed`, then `app.activated` with `activate: true`. */
   install(appId: string, userId: string, options?: Omit<InstallInput, 'user_id'>): Promise<LifecycleResult>
   /** The user activates the app (from inactive or passive): `app.activated`. */
-  activate(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  activate(userAppId: string, options?: ActionOptions): Promise<LifecycleResult>
   /** A control app goes passive (from active): `control.passive`. */
-  passive(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  passive(userAppId: string, options?: ActionOptions): Promise<LifecycleResult>
   /** The user deactivates the app (from active or passive): `app.deactivated`. */
-  deactivate(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  deactivate(userAppId: string, options?: ActionOptions): Promise<LifecycleResult>
   /** The user removes the app: `app.deactivated` first if it was active or passive, then `app.uninstalled`. */
-  uninstall(userAppId: string, options?: WaitOptions): Promise<LifecycleResult>
+  uninstall(userAppId: string, options?: ActionOptions): Promise<LifecycleResult>
   /** Permissions (`vibes`, `gestures` forwarding) and app-level barriers (`muted`, `priority_slot`). */
   updateInstall(userAppId: string, input: UpdateInstallInput): Install
   /** The user performs a gesture on the ring. */
-  gesture(userAppId: string, gestureType: string, options?: WaitOptions): Promise<GestureResult>
+  gesture(userAppId: string, gestureType: string, options?: ActionOptions): Promise<GestureResult>
   /** The user answers a notification: `yes`, `no`, `dismiss` or `emoji:<e>`. */
-  answer(eventId: string, response: string, options?: WaitOptions): Promise<AnswerResult>
+  answer(eventId: string, response: string, options?: ActionOptions): Promise<AnswerResult>
+  /**
+   * Sends any documented event to the install's app, its own fields the sample of core's list of
+   * events unless `fields` sets them (`data` merged). The simulated world does not change: a
+   * gesture, a lifecycle change or an answer has its own action above.
+   */
+  sendEvent(
+    userAppId: string,
+    event: EventName,
+    fields?: Record<string, unknown>,
+    options?: ActionOptions,
+  ): Promise<SendEventResult>
   /** Resolves once the next notification (a trigger with a response_config) is created. */
   nextNotification(): Promise<Notification>
 
@@ -123,9 +139,9 @@ export interface Simulator {
    */
   report(): SimReport
   /** Sends one delivery again, as a new delivery with the same payload, newly signed. */
-  resend(deliveryId: string, options?: WaitOptions): Promise<ResendResult>
+  resend(deliveryId: string, options?: ActionOptions): Promise<ResendResult>
   /** Sends again every delivery that failed at or after `since`. */
-  resendFailed(since: Date | string, options?: WaitOptions): Promise<ResendResult>
+  resendFailed(since: Date | string, options?: ActionOptions): Promise<ResendResult>
   /** Calls `listener` with every new log entry; returns the unsubscribe function. */
   on(event: 'entry', listener: EntryListener): () => void
   /** Resolves once no delivery is pending or waiting for a retry. */
@@ -179,9 +195,10 @@ function facade(
 ): Simulator {
   const { ctx } = engine
   const { faults } = engine.deliveries
-  const waitInput = (options: WaitOptions = {}) => ({ ...(options.wait === undefined ? {} : { wait: options.wait }) })
+  const waitInput = (options: ActionOptions = {}) => ({ ...(options.wait === undefined ? {} : { wait: options.wait }) })
   const transition =
-    (action: 'activate' | 'passive' | 'deactivate' | 'uninstall') => async (userAppId: string, options?: WaitOptions) =>
+    (action: 'activate' | 'passive' | 'deactivate' | 'uninstall') =>
+    async (userAppId: string, options?: ActionOptions) =>
       copy(await engine.transition(userAppId, action, waitInput(options)))
   let closing: Promise<void> | undefined
 
@@ -216,6 +233,8 @@ function facade(
       copy(await engine.gesture(userAppId, { gesture_type: gestureType, ...waitInput(options) })),
     answer: async (eventId, response, options) =>
       copy(await engine.answer(eventId, { response: response as never, ...waitInput(options) })),
+    sendEvent: async (userAppId, event, fields, options) =>
+      copy(await engine.sendEvent(userAppId, { event, ...(fields ? { fields } : {}), ...waitInput(options) })),
     nextNotification: () =>
       new Promise((resolve) => {
         const stop = ctx.log.subscribe((entry) => {

@@ -15,6 +15,7 @@ import type {
   GestureInput,
   InstallInput,
   ResendFailedInput,
+  SendEventInput,
   UpdateAppInput,
   UpdateInstallInput,
   UpdateKeyInput,
@@ -28,6 +29,7 @@ import { type AnswerResult, Notifications } from './notifications.js'
 import { SlidingWindow } from './rate-limit.js'
 import { type ResendResult, resendFailed, resendOne } from './resend.js'
 import * as resources from './resources.js'
+import { type SendEventResult, sendEvent } from './send-event.js'
 import { SimState } from './state.js'
 
 /** Every operation of the simulator, shared by the programmatic and the HTTP control API. */
@@ -76,6 +78,8 @@ export class Engine {
   gesture = (id: string, input: GestureInput): Promise<GestureResult> =>
     performGesture(this.ctx, this.deliveries, id, input)
   answer = (eventId: string, input: AnswerInput): Promise<AnswerResult> => this.notifications.answer(eventId, input)
+  sendEvent = (id: string, input: SendEventInput): Promise<SendEventResult> =>
+    sendEvent(this.ctx, this.deliveries, id, input)
 
   resend = (deliveryId: string, input?: WaitInput): Promise<ResendResult> =>
     resendOne(this.ctx, this.deliveries, deliveryId, input)

@@ -6,9 +6,9 @@
  * @packageDocumentation
  * @document ../README.md
  */
-export { type Clock, createFakeClock, type FakeClock } from './clock.js'
+export { type Clock, createFakeClock, type FakeClock, type TimeSource } from './clock.js'
 export { DEFAULT_GESTURE_TYPES, type ExtraContext, type ExtraHandler, type SimulatorOptions } from './config.js'
-export { createSimulator, type Simulator, type WaitOptions } from './create-simulator.js'
+export { type ActionOptions, createSimulator, type Simulator, type WaitOptions } from './create-simulator.js'
 export { SimulatorError, type SimulatorErrorCode } from './errors.js'
 export { FAULT_NAMES, FAULT_PROFILES, type FaultSettingsInput } from './faults/kinds.js'
 export type {

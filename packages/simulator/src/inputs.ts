@@ -78,6 +78,13 @@ export const gestureInput = z.strictObject({ gesture_type: z.string().min(1).max
 /** The body of `POST /_sim/notifications/:event_id/answer`: `yes`, `no`, `dismiss` or `emoji:<e>`. */
 export const answerInput = z.strictObject({ response: notificationResponseSchema, wait })
 
+/** `POST /_sim/installs/:user_app_id/events`: any documented event, its own fields over the list's sample. */
+export const sendEventInput = z.strictObject({
+  event: z.string().min(1).max(100),
+  fields: z.record(z.string(), z.unknown()).optional(),
+  wait,
+})
+
 /** What {@link Simulator.keys | sim.keys.create} takes, and the body of `POST /_sim/keys`. */
 export type CreateKeyInput = z.input<typeof createKeyInput>
 /** See {@link updateKeyInput}. */
@@ -105,6 +112,8 @@ export type WaitInput = z.input<typeof waitInput>
 export type GestureInput = z.input<typeof gestureInput>
 /** See {@link answerInput}. */
 export type AnswerInput = z.input<typeof answerInput>
+/** See {@link sendEventInput}. */
+export type SendEventInput = z.input<typeof sendEventInput>
 
 /** Validates an input; a mistake is the control API's 400 with every broken rule named. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {

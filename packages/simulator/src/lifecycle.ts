@@ -1,4 +1,4 @@
-import type { EventName } from '@ringhook/core'
+import { type LifecycleEventName, stateAfter } from '@ringhook/core/internal'
 import type { SimContext } from './context.js'
 import type { Deliveries } from './delivery.js'
 import { conflict, invalidTransition } from './errors.js'
@@ -78,8 +78,9 @@ export async function transition(
 
 function changeState(ctx: SimContext, deliveries: Deliveries, target: Install, action: LifecycleAction): Delivery[] {
   const app = ctx.state.app(target.app_id)
-  const send = (event: EventName, state: Install['state']) => {
-    target.state = state
+  // The state each event leads to is core's list's (`leadsTo`); `app.uninstalled` removes the install.
+  const send = (event: Exclude<LifecycleEventName, 'app.installed' | 'app.uninstalled'>) => {
+    target.state = stateAfter(event) as Install['state']
     logState(ctx, 'install.updated', target.user_app_id, target)
     return deliveries.send(app, webhookPayload(ctx, target, event, {}))
   }
@@ -87,16 +88,16 @@ function changeState(ctx: SimContext, deliveries: Deliveries, target: Install, a
   switch (action) {
     case 'activate':
       if (from === 'active') throw invalidTransition('The app is already active.')
-      return [send('app.activated', 'active')]
+      return [send('app.activated')]
     case 'passive':
       if (app.type !== 'control') throw invalidTransition('Only control apps have a passive state.')
       if (from !== 'active') throw invalidTransition(`Only an active app can become passive; it is ${from}.`)
-      return [send('control.passive', 'passive')]
+      return [send('control.passive')]
     case 'deactivate':
       if (from === 'inactive') throw invalidTransition('The app is not active.')
-      return [send('app.deactivated', 'inactive')]
+      return [send('app.deactivated')]
     case 'uninstall': {
-      const sent = from === 'inactive' ? [] : [send('app.deactivated', 'inactive')]
+      const sent = from === 'inactive' ? [] : [send('app.deactivated')]
       sent.push(deliveries.send(app, webhookPayload(ctx, target, 'app.uninstalled', {})))
       ctx.state.installs.delete(target.user_app_id)
       logState(ctx, 'install.removed', target.user_app_id, target)

@@ -1,8 +1,11 @@
 import type { InjectedFault } from './faults/kinds.js'
 import type { App, Attempt, Delivery, DeliveryStatus, Install, Key, Notification, User, Vibe } from './model.js'
 
+/** @deprecated Use {@link StateEntryKind} (`StateChange` is `@ringhook/users`' name for a user's change); removed in 0.3.0. */
+export type StateChange = StateEntryKind
+
 /** What a `state` entry records: which object was created, changed or removed, or that everything was reset. */
-export type StateChange =
+export type StateEntryKind =
   | 'key.created'
   | 'key.updated'
   | 'user.created'
@@ -32,7 +35,7 @@ export type StateEntry = Stamp & {
   /** Discriminant. */
   type: 'state'
   /** What happened. */
-  change: StateChange
+  change: StateEntryKind
   /** The object's id; null for `reset`. */
   id: string | null
   /** The object after the change (as it was, when removed), without secret or token; null for `reset`. */

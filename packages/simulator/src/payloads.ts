@@ -7,17 +7,20 @@ import type { Install } from './model.js'
 type Extra<N extends EventName> = Omit<EventSample<N>, 'data'> &
   ([keyof EventOf<N>['data']] extends [never] ? { data?: EventOf<N>['data'] } : { data: EventOf<N>['data'] })
 
-/** A webhook body for one install, fields in the spec's order; `external_user_id` only when linked. */
+/**
+ * A webhook body for one install, fields in the spec's order (the event's own top-level fields, such
+ * as `gesture_type`, after its name); `external_user_id` only when linked.
+ */
 export function webhookPayload<N extends EventName>(
   ctx: SimContext,
   install: Install,
   event: N,
   extra: Extra<N>,
 ): EventOf<N> {
-  const { gesture_type, data } = extra as { gesture_type?: string; data?: Record<string, unknown> }
+  const { data, ...own } = extra as { data?: Record<string, unknown> } & Record<string, unknown>
   const payload = {
     event,
-    ...(gesture_type === undefined ? {} : { gesture_type }),
+    ...own,
     user_app_id: install.user_app_id,
     ...(install.external_user_id === null ? {} : { external_user_id: install.external_user_id }),
     app_id: install.app_id,

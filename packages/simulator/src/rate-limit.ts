@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js'
+import type { TimeSource } from './clock.js'
 
 export type Take = { ok: true } | { ok: false; retryAfterMs: number }
 
@@ -12,7 +12,7 @@ export class SlidingWindow {
   constructor(
     readonly limit: number,
     readonly windowMs: number,
-    private readonly now: Clock,
+    private readonly now: TimeSource,
   ) {}
 
   /** Counts one event for `key` if the limit allows it. */

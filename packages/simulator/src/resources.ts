@@ -17,7 +17,7 @@ import {
   updateKeyInput,
   updateUserInput,
 } from './inputs.js'
-import type { PublicApp, PublicKey, StateChange, StateEntry } from './log.js'
+import type { PublicApp, PublicKey, StateEntry, StateEntryKind } from './log.js'
 import type { App, Install, Key, Snapshot, User } from './model.js'
 
 // Keys, users, apps and install settings: what the apps page and the users' phones change.
@@ -26,7 +26,7 @@ export const publicKey = ({ token: _token, ...key }: Key): PublicKey => key
 export const publicApp = ({ secret: _secret, ...app }: App): PublicApp => app
 
 /** Logs a change of state; secrets and tokens never reach the log. */
-export function logState(ctx: SimContext, change: StateChange, id: string | null, object: StateEntry['object']) {
+export function logState(ctx: SimContext, change: StateEntryKind, id: string | null, object: StateEntry['object']) {
   ctx.log.append({ type: 'state', change, id, object: object === null ? null : structuredClone(object) })
 }
 

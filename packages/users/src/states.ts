@@ -1,21 +1,19 @@
 import type { UserState } from '@ringhook/core/api'
+import { type InstallStatus, LIFECYCLE_EVENT_NAMES, type LifecycleEventName, stateAfter } from '@ringhook/core/internal'
 
 export type { UserState }
 
 /** The states a user can be found in: the API's three, or `uninstalled` (kept so late events stay stale). */
-export type UserStatus = UserState | 'uninstalled'
+export type UserStatus = InstallStatus
 
-/** The lifecycle events, in the spec's order: what a receiver's handler for states registers for. */
-export const LIFECYCLE_EVENTS = [
-  'app.installed',
-  'app.activated',
-  'control.passive',
-  'app.deactivated',
-  'app.uninstalled',
-] as const
+/**
+ * The lifecycle events, in the spec's order: what a receiver's handler for states registers for.
+ * Core's list of events says which they are and the state each leads to.
+ */
+export const LIFECYCLE_EVENTS: readonly LifecycleEventName[] = LIFECYCLE_EVENT_NAMES
 
 /** One of {@link LIFECYCLE_EVENTS}. */
-export type LifecycleEventName = (typeof LIFECYCLE_EVENTS)[number]
+export type { LifecycleEventName }
 
 /** Where a user's state was last learnt: a lifecycle webhook, or the service's API. */
 export type StateSource = 'webhook' | 'api'
@@ -38,35 +36,38 @@ export interface UserView {
 }
 
 /**
- * What set a user's state, as a store keeps it: codes 0 to 4 are the lifecycle events in the spec's
- * order (the tie rules need the event, not only the state it leads to), 5 to 8 what the API said.
+ * What set a user's state, as a store keeps it: first the lifecycle events, by their place in
+ * {@link LIFECYCLE_EVENTS} (the tie rules need the event, not only the state it leads to; today 0 to
+ * 4), then what the API said (today 5 to 8). A stamp holds it in 4 bits.
  */
-export type Cause = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8
+export type Cause = number
 
-/** The causes by name. */
+/** The first cause that is the API's answer: every cause below it is a lifecycle event. */
+const API = LIFECYCLE_EVENTS.length
+
+/** The causes by name: the lifecycle events' (see {@link causeOfEvent}), then the API's answers. */
 export const CAUSE = {
-  installed: 0,
-  activated: 1,
-  passive: 2,
-  deactivated: 3,
-  uninstalled: 4,
-  apiActive: 5,
-  apiPassive: 6,
-  apiInactive: 7,
-  apiAbsent: 8,
+  installed: LIFECYCLE_EVENTS.indexOf('app.installed'),
+  activated: LIFECYCLE_EVENTS.indexOf('app.activated'),
+  passive: LIFECYCLE_EVENTS.indexOf('control.passive'),
+  deactivated: LIFECYCLE_EVENTS.indexOf('app.deactivated'),
+  uninstalled: LIFECYCLE_EVENTS.indexOf('app.uninstalled'),
+  apiActive: API,
+  apiPassive: API + 1,
+  apiInactive: API + 2,
+  apiAbsent: API + 3,
 } as const satisfies Record<string, Cause>
 
-const STATUS_OF: readonly UserStatus[] = [
-  'inactive',
-  'active',
-  'passive',
-  'inactive',
-  'uninstalled',
+/** The state each cause leads to, by cause. */
+export const STATUS_OF: readonly UserStatus[] = [
+  ...LIFECYCLE_EVENTS.map(stateAfter),
   'active',
   'passive',
   'inactive',
   'uninstalled',
 ]
+// A stamp packs the cause in 4 bits (see `pack`): 16 causes, so at most 12 lifecycle events.
+if (STATUS_OF.length > 16) throw new Error('Too many lifecycle events for a stamp: it holds 16 causes.')
 
 /** Every status, in a fixed order: how counts and pages are laid out. */
 export const STATUSES: readonly UserStatus[] = ['active', 'passive', 'inactive', 'uninstalled']
@@ -86,7 +87,8 @@ export const causeOfApi = (state: UserState | undefined): Cause =>
 
 /** The state a cause leads to. */
 export const statusOf = (cause: Cause): UserStatus => STATUS_OF[cause] as UserStatus
-export const isWebhook = (cause: Cause): boolean => cause <= CAUSE.uninstalled
+/** Whether a cause is a lifecycle event (a webhook), not the API's answer. */
+export const isWebhook = (cause: Cause): boolean => cause < API
 
 /** What a store keeps of a user: the cause, its time (ms), and whether it is a guess. */
 export interface Stamp {
@@ -94,7 +96,7 @@ export interface Stamp {
   at: number
   /** The timestamp had whole seconds only: the event happened within the second after `at`. */
   coarse: boolean
-  /** What set the state: a lifecycle event (0 to 4) or the API's answer (5 to 8). */
+  /** What set the state: a lifecycle event or the API's answer (see {@link Cause}). */
   cause: Cause
   /** Set by a tie or a refresh too close to an event: a guess until the next refresh. */
   uncertain: boolean

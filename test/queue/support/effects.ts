@@ -1,5 +1,5 @@
 import { applyOnce, type JobContext } from '@ringhook/bullmq'
-import type { NotificationRespondedEvent } from '@ringhook/core/api'
+import type { EventOf } from '@ringhook/core'
 import type { Redis } from 'ioredis'
 
 /** Where a test's handler effects are kept: one list entry per effect applied. */
@@ -12,7 +12,7 @@ export const effectsKey = (prefix: string): string => `${prefix}:effects`
 export function recordAnswer(
   redis: Redis,
   prefix: string,
-  event: NotificationRespondedEvent,
+  event: EventOf<'notification.responded'>,
   context: JobContext,
 ): Promise<boolean> {
   return applyOnce(redis, `${prefix}:done:${context.job.idempotencyKey}`, [

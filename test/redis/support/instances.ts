@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { EventOf } from '@ringhook/core'
 import {
   createReceiver,
   type Receiver,
@@ -8,7 +9,6 @@ import {
   silentLogger,
   vibe,
 } from '@ringhook/core'
-import type { GestureEvent } from '@ringhook/core/api'
 import type { DedupStore } from '@ringhook/core/store'
 import { ringhook } from '@ringhook/node'
 import { NOW_MS, SECRET } from '../../support/events.js'
@@ -23,7 +23,7 @@ export interface Instance {
   /** Errors its receiver reported to `onError`. */
   readonly errors: RinghookError[]
   /** Awaited by the handler before it replies; tests set it to hold a handler mid-run. */
-  hold: ((event: GestureEvent) => Promise<void>) | undefined
+  hold: ((event: EventOf<'gesture'>) => Promise<void>) | undefined
   close(): Promise<void>
 }
 

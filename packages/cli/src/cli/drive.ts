@@ -1,3 +1,4 @@
+import { EVENT_NAMES } from '@ringhook/core/api'
 import { EXIT, type Io, parseCommand, UsageError } from './io.js'
 import {
   DEFAULT_SIM_URL,
@@ -25,6 +26,7 @@ export const DRIVE_VERBS = [
   'uninstall',
   'gesture',
   'answer',
+  'event',
 ] as const
 export type DriveVerb = (typeof DRIVE_VERBS)[number]
 
@@ -44,6 +46,10 @@ Verbs:
   gesture <user> <type> [--app <app>]  the user performs a gesture
   answer <response> [--id <event_id>]  answer the latest pending notification (or the named one):
                                      yes, no, dismiss or emoji:<e>
+  event <user> <event> [--app <app>] [--fields <json>]
+                                     send any event as is, its fields from its sample unless
+                                     --fields sets them; the simulated world does not change.
+                                     Events: ${EVENT_NAMES.join(', ')}
 
 Options:
   --sim <url>      the simulator; default ${DEFAULT_SIM_URL}
@@ -63,6 +69,7 @@ const FLAGS = {
   id: { type: 'string' },
   limit: { type: 'string' },
   activate: { type: 'boolean' },
+  fields: { type: 'string' },
   json: { type: 'boolean' },
   ...TIMEOUT_FLAG,
 } as const
@@ -86,7 +93,7 @@ export async function drive(verb: DriveVerb, args: string[], io: Io): Promise<nu
   }
 }
 
-type Values = { app?: string; id?: string; limit?: string; activate?: boolean }
+type Values = { app?: string; id?: string; limit?: string; activate?: boolean; fields?: string }
 type Outcome = { text: string; json: unknown }
 type Verb = (sim: SimClient, args: string[], values: Values) => Promise<Outcome>
 
@@ -200,4 +207,32 @@ const VERBS: Record<DriveVerb, Verb> = {
     const sent = result.delivery ? `; notification.responded queued (${result.delivery.id})` : ''
     return { text: `✔ Answered ${eventId}: ${response}${sent}`, json: result }
   },
+
+  async event(sim, args, values) {
+    const [userName, event] = expect(args, ['user', 'event']) as [string, string]
+    const fields = values.fields === undefined ? undefined : parseFields(values.fields)
+    const state = await sim.get<SimState>('/state')
+    const user = findUser(state, userName)
+    const install = findInstall(state, user, values.app)
+    const result = await sim.post<{ delivery: SimDelivery }>(`/installs/${install.user_app_id}/events`, {
+      event,
+      ...(fields === undefined ? {} : { fields }),
+    })
+    return {
+      text: `✔ Sent ${event} to ${user.name}'s ${appName(state, install.app_id)} (${result.delivery.id})`,
+      json: result,
+    }
+  },
+}
+
+function parseFields(text: string): Record<string, unknown> {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new UsageError('--fields must be a JSON object, e.g. \'{"data":{"slot":2}}\'.')
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new UsageError('--fields must be a JSON object, e.g. \'{"data":{"slot":2}}\'.')
+  return value as Record<string, unknown>
 }

@@ -28,6 +28,7 @@ Drive a running simulator by names ("ringhook users --help" for all):
   install <user> <app>, activate <user>, passive <user>, deactivate <user>, uninstall <user>
   gesture <user> <type>                      the user performs a gesture
   answer <response>                          answer the latest pending notification
+  event <user> <event>                       send any event as is (the world does not change)
 
 Run "ringhook <command> --help" for a command's options.
 Exit codes: 0 success, 1 rejected by the receiver, 2 usage error, 3 unreachable or could not start.`

@@ -196,7 +196,7 @@ export const serviceTriggerRequestSchema = describedAsTrigger(
 // ---- Trigger result --------------------------------------------------------------------------
 
 /** How a webhook- or poll-mode trigger reached the ring; the service documents no values beyond its examples. */
-export const deliverySchema = loose({
+export const triggerDeliverySchema = loose({
   method: z.string(m),
   status: z.string(m),
   latency_ms: z.number(m),
@@ -217,7 +217,7 @@ export const queuedTriggerResultSchema = loose({
   success: z.boolean(m),
   event_id: z.nullable(z.string(m)),
   response_mode: z.enum(['webhook', 'poll'], m),
-  delivery: z.optional(deliverySchema),
+  delivery: z.optional(triggerDeliverySchema),
   delivery_status: z.optional(z.literal('not_enabled', m)),
   warnings,
 })
@@ -275,8 +275,12 @@ export type ResponseConfig = z.infer<typeof responseConfigSchema>
 export type TriggerRequest = z.input<typeof triggerRequestSchema>
 /** See {@link serviceTriggerRequestSchema}. */
 export type ServiceTriggerRequest = Closed<z.infer<typeof serviceTriggerRequestSchema>>
-/** See {@link deliverySchema}. */
-export type Delivery = Closed<z.infer<typeof deliverySchema>>
+/** See {@link triggerDeliverySchema}. */
+export type TriggerDelivery = Closed<z.infer<typeof triggerDeliverySchema>>
+/** @deprecated Use {@link triggerDeliverySchema} (a delivery, elsewhere in ringhook, is a webhook's); removed in 0.3.0. */
+export const deliverySchema = triggerDeliverySchema
+/** @deprecated Use {@link TriggerDelivery} (a delivery, elsewhere in ringhook, is a webhook's); removed in 0.3.0. */
+export type Delivery = TriggerDelivery
 /** See {@link awaitedResponseSchema}. */
 export type AwaitedResponse = Closed<z.infer<typeof awaitedResponseSchema>>
 /** See {@link queuedTriggerResultSchema}. */

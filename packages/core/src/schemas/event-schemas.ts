@@ -1,5 +1,13 @@
 import * as z from 'zod/mini'
-import { ANY_EVENT, EVENT_NAMES, EVENTS, GESTURE_TYPE, NOTIFICATION_RESPONSE, TIMESTAMP } from './events.js'
+import {
+  ANY_EVENT,
+  EVENT_NAMES,
+  EVENTS,
+  type EventName,
+  GESTURE_TYPE,
+  NOTIFICATION_RESPONSE,
+  TIMESTAMP,
+} from './events.js'
 import type { ZodOf } from './form.js'
 import { issueMessages } from './messages.js'
 
@@ -18,25 +26,31 @@ export const notificationResponseSchema = NOTIFICATION_RESPONSE.zod()
 /** Any non-empty string, typed as a {@link GestureType}. */
 export const gestureTypeSchema = GESTURE_TYPE.zod()
 
-/** `gesture`: the user performed a gesture on the ring while the app was active. */
-export const gestureEventSchema = EVENTS.gesture.zod()
-/** `app.installed`: the user added the app. */
-export const appInstalledEventSchema = EVENTS['app.installed'].zod()
-/** `app.activated`: the app became active (a control app selected, a device's ring mode on). */
-export const appActivatedEventSchema = EVENTS['app.activated'].zod()
-/** `control.passive`: the ring went passive (screen locked, app backgrounded); gestures pause, vibes still work. */
-export const controlPassiveEventSchema = EVENTS['control.passive'].zod()
-/** `app.deactivated`: the app is no longer active. */
-export const appDeactivatedEventSchema = EVENTS['app.deactivated'].zod()
-/** `app.uninstalled`: the user removed the app. */
-export const appUninstalledEventSchema = EVENTS['app.uninstalled'].zod()
-/** `notification.responded`: the user answered a trigger that asked something; `data` says which and how. */
-export const notificationRespondedEventSchema = EVENTS['notification.responded'].zod()
+/** The zod schema of each documented event, by name: `eventSchemas.gesture`, `eventSchemas['app.installed']`, .... */
+export const eventSchemas = Object.fromEntries(EVENT_NAMES.map((name) => [name, EVENTS[name].zod()])) as {
+  readonly [N in EventName]: ZodOf<(typeof EVENTS)[N]>
+}
+
+// The names each schema had before `eventSchemas`: kept for 0.2, removed in 0.3.0. A new event gets none.
+/** @deprecated Use `eventSchemas.gesture`; removed in 0.3.0. */
+export const gestureEventSchema = eventSchemas.gesture
+/** @deprecated Use `eventSchemas['app.installed']`; removed in 0.3.0. */
+export const appInstalledEventSchema = eventSchemas['app.installed']
+/** @deprecated Use `eventSchemas['app.activated']`; removed in 0.3.0. */
+export const appActivatedEventSchema = eventSchemas['app.activated']
+/** @deprecated Use `eventSchemas['control.passive']`; removed in 0.3.0. */
+export const controlPassiveEventSchema = eventSchemas['control.passive']
+/** @deprecated Use `eventSchemas['app.deactivated']`; removed in 0.3.0. */
+export const appDeactivatedEventSchema = eventSchemas['app.deactivated']
+/** @deprecated Use `eventSchemas['app.uninstalled']`; removed in 0.3.0. */
+export const appUninstalledEventSchema = eventSchemas['app.uninstalled']
+/** @deprecated Use `eventSchemas['notification.responded']`; removed in 0.3.0. */
+export const notificationRespondedEventSchema = eventSchemas['notification.responded']
 
 /** Every event the service documents, discriminated on `event`: one option for each entry of the list. */
 export const webhookEventSchema = z.discriminatedUnion(
   'event',
-  EVENT_NAMES.map((name) => EVENTS[name].zod()) as [EventSchema, ...EventSchema[]],
+  EVENT_NAMES.map((name) => eventSchemas[name]) as [EventSchema, ...EventSchema[]],
   issueMessages,
 )
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import type { UserState } from './api.js'
 import type { Closed } from './closed.js'
 import { type Form, literal, looseObject, oneOf, optional, prefixed, refine, text, union, type ZodOf } from './form.js'
 import { isTimestamp, ruleAsJsonSchema } from './refinements.js'
@@ -86,20 +87,6 @@ type Infer<F> = z.infer<ZodOf<F>>
 
 /** See {@link "@ringhook/core/api"!notificationResponseSchema}. */
 export type NotificationResponse = Infer<typeof NOTIFICATION_RESPONSE>
-/** See {@link "@ringhook/core/api"!gestureEventSchema}. */
-export type GestureEvent = Closed<Infer<Events['gesture']>>
-/** See {@link "@ringhook/core/api"!appInstalledEventSchema}. */
-export type AppInstalledEvent = Closed<Infer<Events['app.installed']>>
-/** See {@link "@ringhook/core/api"!appActivatedEventSchema}. */
-export type AppActivatedEvent = Closed<Infer<Events['app.activated']>>
-/** See {@link "@ringhook/core/api"!controlPassiveEventSchema}. */
-export type ControlPassiveEvent = Closed<Infer<Events['control.passive']>>
-/** See {@link "@ringhook/core/api"!appDeactivatedEventSchema}. */
-export type AppDeactivatedEvent = Closed<Infer<Events['app.deactivated']>>
-/** See {@link "@ringhook/core/api"!appUninstalledEventSchema}. */
-export type AppUninstalledEvent = Closed<Infer<Events['app.uninstalled']>>
-/** See {@link "@ringhook/core/api"!notificationRespondedEventSchema}. */
-export type NotificationRespondedEvent = Closed<Infer<Events['notification.responded']>>
 /** Every documented event, discriminated on `event`; each names exactly the spec's fields. */
 export type WebhookEvent = { [N in keyof Events]: Closed<Infer<Events[N]>> }[keyof Events]
 /** An event this version does not know: nothing but `event` is promised, so every other field is `unknown`. */
@@ -108,6 +95,22 @@ export type UnknownEvent = Infer<typeof ANY_EVENT>
 export type EventName = WebhookEvent['event']
 /** The event type for one name. */
 export type EventOf<N extends EventName> = Extract<WebhookEvent, { event: N }>
+
+// The names each event had before `EventOf`: kept for 0.2, removed in 0.3.0. A new event gets none.
+/** @deprecated Use `EventOf<'gesture'>`; removed in 0.3.0. */
+export type GestureEvent = EventOf<'gesture'>
+/** @deprecated Use `EventOf<'app.installed'>`; removed in 0.3.0. */
+export type AppInstalledEvent = EventOf<'app.installed'>
+/** @deprecated Use `EventOf<'app.activated'>`; removed in 0.3.0. */
+export type AppActivatedEvent = EventOf<'app.activated'>
+/** @deprecated Use `EventOf<'control.passive'>`; removed in 0.3.0. */
+export type ControlPassiveEvent = EventOf<'control.passive'>
+/** @deprecated Use `EventOf<'app.deactivated'>`; removed in 0.3.0. */
+export type AppDeactivatedEvent = EventOf<'app.deactivated'>
+/** @deprecated Use `EventOf<'app.uninstalled'>`; removed in 0.3.0. */
+export type AppUninstalledEvent = EventOf<'app.uninstalled'>
+/** @deprecated Use `EventOf<'notification.responded'>`; removed in 0.3.0. */
+export type NotificationRespondedEvent = EventOf<'notification.responded'>
 
 /** Names of every documented event, in the service's lifecycle order where one applies. */
 export const EVENT_NAMES = Object.keys(EVENTS) as readonly EventName[]
@@ -121,39 +124,67 @@ export interface EventNote<N extends EventName> {
   readonly about: string
   /** A valid value of its own fields: where a made-up payload of the event starts. */
   readonly sample: EventSample<N>
+  /**
+   * A lifecycle event only: the state the install is in once it happened. `@ringhook/users` keeps
+   * a user's state by it and the simulator moves an install by it; other events leave it out.
+   */
+  readonly leadsTo?: InstallStatus
 }
 
+/** The states an install can be in: the API's three, or `uninstalled`. */
+export type InstallStatus = UserState | 'uninstalled'
+
 /**
- * The rest of the list of events, beside {@link EVENTS}: what each means and a sample of its own
- * fields. The published documents (`@ringhook/schemas`) describe each event with `about`, and the
- * factories of `@ringhook/testing` start from `sample`, so a new event is written here and nowhere
- * else. Apart from EVENTS so that bundlers leave it out of a receiver, which never reads it.
+ * The rest of the list of events, beside {@link EVENTS}: what each means, a sample of its own
+ * fields and, for a lifecycle event, the state it leads to. The published documents
+ * (`@ringhook/schemas`) describe each event with `about`, the factories of `@ringhook/testing` start
+ * from `sample`, and `@ringhook/users` and the simulator follow `leadsTo`, so a new event is written
+ * here and nowhere else (CONTRIBUTING.md has the recipe). Apart from EVENTS so that bundlers leave
+ * it out of a receiver, which never reads it.
  */
-export const EVENT_NOTES: { readonly [N in EventName]: EventNote<N> } = {
+export const EVENT_NOTES = {
   gesture: {
     about: 'The user performed a gesture on the ring while the app was active (control and device apps).',
     sample: { gesture_type: 'tap', data: {} },
   },
-  'app.installed': { about: 'The user added the app.', sample: { data: {} } },
+  'app.installed': { about: 'The user added the app.', sample: { data: {} }, leadsTo: 'inactive' },
   'app.activated': {
     about: 'The app became active (a control app selected in the hotbar, a device app’s ring mode on).',
     sample: { data: {} },
+    leadsTo: 'active',
   },
   'control.passive': {
     about:
       'The ring entered passive mode (screen locked, app backgrounded); gestures pause, vibes still work. Control apps only.',
     sample: { data: {} },
+    leadsTo: 'passive',
   },
   'app.deactivated': {
     about: 'The app is no longer active (the user switched to another control app, or ring mode off).',
     sample: { data: {} },
+    leadsTo: 'inactive',
   },
-  'app.uninstalled': { about: 'The user removed the app.', sample: { data: {} } },
+  'app.uninstalled': { about: 'The user removed the app.', sample: { data: {} }, leadsTo: 'uninstalled' },
   'notification.responded': {
     about: 'The user answered a vibe triggered with a response_config; `data` holds its `event_id` and the `response`.',
     sample: { data: { event_id: 'evt_sample', response: 'yes' } },
   },
-}
+} satisfies { readonly [N in EventName]: EventNote<N> }
+
+type Notes = typeof EVENT_NOTES
+
+/** A lifecycle event's name: one whose note says the state it leads to. */
+export type LifecycleEventName = {
+  [N in EventName]: Notes[N] extends { leadsTo: InstallStatus } ? N : never
+}[EventName]
+
+/** The lifecycle events, in the service's order: the events whose note has `leadsTo`. */
+export const LIFECYCLE_EVENT_NAMES: readonly LifecycleEventName[] = EVENT_NAMES.filter(
+  (name): name is LifecycleEventName => 'leadsTo' in EVENT_NOTES[name],
+)
+
+/** The state an install is in after a lifecycle event. */
+export const stateAfter = (name: LifecycleEventName): InstallStatus => EVENT_NOTES[name].leadsTo
 
 const KNOWN_NAMES: ReadonlySet<string> = new Set(EVENT_NAMES)
 

@@ -1,21 +1,25 @@
 import { isDeepStrictEqual } from 'node:util'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { EVENT_NAMES, EVENTS, parseEvent } from './events.js'
+import { EVENT_NAMES, EVENT_NOTES, EVENTS, type EventName, parseEvent } from './events.js'
 import { text } from './form.js'
 import { GESTURE_REPLY, VIBE } from './vibe.js'
 
 // Each form holds a predicate and a zod schema of the same rules (./form.ts): these properties are
 // what lets the receiver trust the predicate's "yes" without asking zod.
 
-const valid = (event: string) => ({
-  event,
-  ...(event === 'gesture' ? { gesture_type: 'double_tap' } : {}),
-  user_app_id: '3f0c6a52-9d4e-4b7e-8a51-2c7d9e0f1a3b',
-  app_id: 'app_8kq2m4x7',
-  timestamp: '2026-11-22T10:00:00.000Z',
-  data: event === 'notification.responded' ? { event_id: 'evt_1', response: 'emoji:👍' } : {},
-})
+// A valid payload of each event: its own fields from the sample in core's list of events.
+const valid = (event: EventName) => {
+  const { data, ...own } = EVENT_NOTES[event].sample as { data: object }
+  return {
+    event,
+    ...own,
+    user_app_id: '3f0c6a52-9d4e-4b7e-8a51-2c7d9e0f1a3b',
+    app_id: 'app_8kq2m4x7',
+    timestamp: '2026-11-22T10:00:00.000Z',
+    data: { ...data },
+  }
+}
 
 // Values a field may take in a mutated payload: right and wrong types, edge strings, absence.
 const ABSENT = Symbol('absent')

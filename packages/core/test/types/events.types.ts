@@ -17,6 +17,7 @@ import type {
   TriggerResult,
   webhookEventSchema,
 } from '@ringhook/core/api'
+import type { EVENTS } from '@ringhook/core/internal'
 import { expectTypeOf } from 'vitest'
 import type { z } from 'zod'
 
@@ -48,15 +49,8 @@ expectTypeOf(gesture.timestamp).toEqualTypeOf<string>()
 expectTypeOf<keyof typeof gesture.data>().toEqualTypeOf<never>()
 expectTypeOf(responded.data.response).toEqualTypeOf<NotificationResponse>()
 expectTypeOf<NotificationResponse>().toEqualTypeOf<'yes' | 'no' | 'dismiss' | `emoji:${string}`>()
-expectTypeOf<EventName>().toEqualTypeOf<
-  | 'gesture'
-  | 'app.installed'
-  | 'app.activated'
-  | 'control.passive'
-  | 'app.deactivated'
-  | 'app.uninstalled'
-  | 'notification.responded'
->()
+// The names are the list's: core's list of events is the one place they are written.
+expectTypeOf<EventName>().toEqualTypeOf<keyof typeof EVENTS & string>()
 expectTypeOf<UnknownEvent>().toEqualTypeOf<{ [field: string]: unknown; event: string }>()
 
 // gesture_type takes any string and still names the known ones (editors suggest them).

@@ -63,6 +63,9 @@ export function controlRouter(): Router<Engine> {
       .add('POST', '/installs/:user_app_id/gesture', async (request, engine) =>
         ok(await engine.gesture(param(request, 'user_app_id'), await body(request))),
       )
+      .add('POST', '/installs/:user_app_id/events', async (request, engine) =>
+        ok(await engine.sendEvent(param(request, 'user_app_id'), await body(request))),
+      )
       .add('GET', '/notifications', (request, engine) => {
         const { status } = parseInput(notificationQuery, Object.fromEntries(request.query))
         const all = [...engine.ctx.state.notifications.values()]

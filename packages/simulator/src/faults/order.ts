@@ -1,9 +1,10 @@
 import type { WebhookEvent } from '@ringhook/core'
+import { LIFECYCLE_EVENT_NAMES } from '@ringhook/core/internal'
 import type { Delivery } from '../model.js'
 import type { FaultInjector } from './injector.js'
 import type { InjectedFault } from './kinds.js'
 
-const LIFECYCLE = new Set(['app.installed', 'app.activated', 'control.passive', 'app.deactivated', 'app.uninstalled'])
+const LIFECYCLE: ReadonlySet<string> = new Set(LIFECYCLE_EVENT_NAMES)
 /** How long a held-back event waits for the install's next one before it is sent anyway (service time). */
 export const REORDER_HOLD_MS = 2000
 

@@ -1,3 +1,5 @@
+import { isWebhook, STATUS_OF, STATUSES } from '../states.js'
+
 // The ordering rule (`decide` in ../order.ts) transcribed to Lua, so that a user's compare-and-set is
 // one atomic step on the server whatever instance sends it. test/users/redis-script.test.ts runs both
 // on the same random cases: change one, change the other.
@@ -5,6 +7,13 @@
 // KEYS: 1 the stamps hash, 2 to 5 the sets of active, passive, inactive and uninstalled users.
 // ARGV: 1 the user, 2 the packed stamp seen, 3 the margin (ms).
 // Returns { verdict, before (packed, or false), after (packed) }, numbers as decimal strings.
+//
+// The tables come from ../states.ts, which has them from core's list of events: where the lifecycle
+// events end among the causes, and the set (KEYS index) of each cause's state.
+const FIRST_API_CAUSE = STATUS_OF.findIndex((_, cause) => !isWebhook(cause))
+const SET_OF_CAUSE = STATUS_OF.map((status, cause) => `[${cause}] = ${STATUSES.indexOf(status) + 2}`).join(', ')
+
+/** The compare-and-set of one user's stamp, as a Lua script. */
 export const APPLY_SCRIPT = `
 local function unpackStamp(p)
   local low = p % 64
@@ -16,7 +25,7 @@ local function packStamp(s)
   if s.unc then p = p + 1 end
   return p
 end
-local function isWebhook(c) return c <= 4 end
+local function isWebhook(c) return c < ${FIRST_API_CAUSE} end
 local function ending(s) if s.coarse then return s.at + 1000 end return s.at + 1 end
 local function applied(s) return 'applied', { at = s.at, coarse = s.coarse, cause = s.cause, unc = false } end
 local function marked(s) return 'uncertain', { at = s.at, coarse = s.coarse, cause = s.cause, unc = true } end
@@ -49,8 +58,8 @@ local function decide(cur, seen, margin)
   return marked(cur)
 end
 
--- The set (KEYS index) of each cause's state: inactive, active, passive, inactive, uninstalled, then the API's.
-local SET = { [0] = 4, 2, 3, 4, 5, 2, 3, 4, 5 }
+-- The set (KEYS index) of each cause's state.
+local SET = { ${SET_OF_CAUSE} }
 local user = ARGV[1]
 local stored = redis.call('HGET', KEYS[1], user)
 local before = stored and unpackStamp(tonumber(stored)) or nil
