@@ -230,6 +230,18 @@ describe('the receiver’s `limits`', () => {
     ])
   })
 
+  it('asks nothing of the budget when the handler failed: the delivery fails as without limits', async () => {
+    const limits = budget(5)
+    const receiver = receiverWith(limits)
+    receiver.on('gesture', () => {
+      throw new Error('the handler broke')
+    })
+    const response = await receiver.handle(await gesture())
+    expect([response.status, JSON.parse(String(response.body)).error.code]).toEqual([500, 'handler_error'])
+    expect(limits.taken).toEqual([])
+    expect(receiver.options.limits?.stats()).toEqual({ counted: 0, overBudget: 0, unchecked: 0 })
+  })
+
   it('refuses a budget that is not one', () => {
     const refused = /^limits needs `budget`: e.g. the limiter from createRateLimiter\(\) of @ringhook\/client$/
     expect(() => createReceiver({ secret, limits: {} as never })).toThrow(refused)
