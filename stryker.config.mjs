@@ -29,7 +29,7 @@ export default {
   concurrency: 2,
   // Mutants of module-level constants need every test file reloaded for each: slow, and rarely found.
   ignoreStatic: true,
-  timeoutMS: 15_000,
+  timeoutMS: 5_000,
   reporters: ['progress', 'clear-text', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

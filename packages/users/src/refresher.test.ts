@@ -116,3 +116,41 @@ describe('a user the API does not know', () => {
     expect(await users.get('gone')).toMatchObject({ state: 'uninstalled', source: 'api', uncertain: false })
   })
 })
+
+describe('a refresh that fails for another reason', () => {
+  it('changes nothing, reports the error, and asks again 5 s later', async () => {
+    const asked: number[] = []
+    const errors: unknown[] = []
+    let failing = true
+    const { client: answering } = recordingApi()
+    const client: UsersClient = {
+      users: {
+        list: answering.users.list,
+        get: async (appId, userAppId) => {
+          asked.push(Date.now())
+          if (failing) throw new Error('the service answered 503')
+          return answering.users.get(appId, userAppId)
+        },
+      },
+    }
+    // The whole share (100 a minute, 0.6 s apart): the retry's own delay is what shows.
+    const users = createUserStates({
+      client,
+      appId: 'app_1',
+      refresh: { share: 1 },
+      onError: (error) => errors.push(error),
+    })
+    for (const event of tie('user-1', Date.now())) await users.apply(event)
+    while (asked.length === 0) await vi.advanceTimersByTimeAsync(100)
+
+    expect(errors).toEqual([new Error('the service answered 503')])
+    expect(await users.get('user-1')).toMatchObject({ uncertain: true, source: 'webhook' })
+    failing = false
+    await vi.advanceTimersByTimeAsync(4900)
+    expect(asked).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(200)
+    expect(asked.length).toBe(2)
+    expect((asked[1] as number) - (asked[0] as number)).toBeGreaterThanOrEqual(5000)
+    expect(await users.get('user-1')).toMatchObject({ state: 'inactive', source: 'api', uncertain: false })
+  })
+})

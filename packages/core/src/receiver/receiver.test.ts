@@ -223,6 +223,20 @@ describe('receiver.handle', () => {
     })
   })
 
+  it('asks a secret resolver with the payload’s app id, and with none when it has no string one', async () => {
+    const asked: Array<string | undefined> = []
+    const receiver = createReceiver({
+      ...base,
+      secret: ({ appId }) => {
+        asked.push(appId)
+        return secret
+      },
+    })
+    for (const body of [payload(), payload({ app_id: 42 }), 'null', 'not json'])
+      await receiver.handle(await request(body))
+    expect(asked).toEqual(['app_1', undefined, undefined, undefined])
+  })
+
   it('answers 503 when the secret resolver fails', async () => {
     const receiver = createReceiver({ ...base, secret: () => Promise.reject(new Error('vault down')) })
     const response = await receiver.handle(await request(payload()))

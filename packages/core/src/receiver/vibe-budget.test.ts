@@ -44,9 +44,18 @@ function budget(left: number): VibeBudget & { taken: string[] } {
   }
 }
 
-function warnings(): Logger & { lines: string[] } {
+function warnings(): Logger & { lines: string[]; fields: object[] } {
   const lines: string[] = []
-  const logger = { ...silentLogger, lines, warn: (_: object, message?: string) => void lines.push(message ?? '') }
+  const fields: object[] = []
+  const logger = {
+    ...silentLogger,
+    lines,
+    fields,
+    warn: (given: object, message?: string) => {
+      fields.push(given)
+      lines.push(message ?? '')
+    },
+  }
   return { ...logger, child: () => logger }
 }
 
@@ -180,9 +189,63 @@ describe('the receiver’s `limits`', () => {
       'The vibe budget failed: the gesture reply was sent uncounted',
       'The vibe budget failed: the gesture reply was sent uncounted',
     ])
+    expect(logger.fields).toEqual([
+      { error: 'Error: limit store unreachable' },
+      { error: 'Error: limit store timed out' },
+    ])
+  })
+
+  it('logs a spent budget once a minute: how many since the last line, and what was done with them', async () => {
+    const lines: Array<[object, string | undefined]> = []
+    const logger = { ...silentLogger, warn: (fields: object, message?: string) => void lines.push([fields, message]) }
+    const receiverOf = (whenSpent?: 'drop' | 'send') =>
+      createReceiver({
+        secret,
+        now: () => nowMs,
+        logger: { ...logger, child: () => logger },
+        limits: { budget: budget(0), ...(whenSpent ? { whenSpent } : {}) },
+      })
+    const dropping = receiverOf()
+    dropping.on('gesture', () => vibe('tap'))
+    for (let i = 0; i < 3; i++) await dropping.handle(await gesture())
+    nowMs += 60_000
+    await dropping.handle(await gesture())
+    const dropped = 'Gesture replies over their user’s vibe budget were answered without the vibe (limits.whenSpent)'
+    expect(lines).toEqual([
+      [{ over_budget: 1, when_spent: 'drop' }, dropped],
+      [{ over_budget: 3, when_spent: 'drop' }, dropped],
+    ])
+    lines.length = 0
+    for (const whenSpent of ['drop', 'send'] as const) {
+      const receiver = receiverOf(whenSpent)
+      receiver.on('gesture', () => vibe('tap'))
+      await receiver.handle(await gesture())
+    }
+    expect(lines).toEqual([
+      [{ over_budget: 1, when_spent: 'drop' }, dropped],
+      [
+        { over_budget: 1, when_spent: 'send' },
+        'Gesture replies over their user’s vibe budget were sent anyway (limits.whenSpent)',
+      ],
+    ])
+  })
+
+  it('asks nothing of the budget when the handler failed: the delivery fails as without limits', async () => {
+    const limits = budget(5)
+    const receiver = receiverWith(limits)
+    receiver.on('gesture', () => {
+      throw new Error('the handler broke')
+    })
+    const response = await receiver.handle(await gesture())
+    expect([response.status, JSON.parse(String(response.body)).error.code]).toEqual([500, 'handler_error'])
+    expect(limits.taken).toEqual([])
+    expect(receiver.options.limits?.stats()).toEqual({ counted: 0, overBudget: 0, unchecked: 0 })
   })
 
   it('refuses a budget that is not one', () => {
+    const refused = /^limits needs `budget`: e.g. the limiter from createRateLimiter\(\) of @ringhook\/client$/
+    expect(() => createReceiver({ secret, limits: {} as never })).toThrow(refused)
+    expect(() => createReceiver({ secret, limits: { budget: { takeVibe: () => true } as never } })).toThrow(refused)
     expect(() => createReceiver({ secret, limits: { budget: {} as VibeBudget } })).toThrow(RinghookConfigError)
     expect(() => createReceiver({ secret, limits: { budget: budget(1), whenSpent: 'maybe' as 'drop' } })).toThrow(
       /whenSpent/,
