@@ -1,14 +1,13 @@
 import { isThenable } from '../awaitable.js'
-import { describe } from '../errors.js'
+import { internalError } from './answer.js'
 import { Exchange } from './exchange.js'
 import type { Lifecycle } from './lifecycle.js'
-import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
-import { outletOf } from './outlet.js'
+import { handOut } from './outlet.js'
 import type { Registry } from './registry.js'
 import type { HandleHooks, WebhookRequest } from './request.js'
-import { errorResponse, type WebhookResponse } from './response.js'
-import { ANSWERED, type Environment, inOrder, Later, type LoopStage } from './stage.js'
+import type { WebhookResponse } from './response.js'
+import { ANSWERED, type Environment, environment, inOrder, type LoopStage } from './stage.js'
 import { authenticate } from './stages/authenticate.js'
 import { dedup } from './stages/dedup.js'
 import { handle } from './stages/handle.js'
@@ -22,107 +21,103 @@ const STAGES = inOrder(receive, authenticate, parse, dedup, handle, settle)
 type Answer = WebhookResponse | Promise<WebhookResponse>
 
 /**
- * Runs the stages from `index`. Whether anything waits is decided here and only here: a buffered
- * delivery through the memory store with synchronous handlers is answered without a promise.
+ * Runs one delivery through the stages. The loop's bookkeeping lives here, in the closure, as Hono's
+ * compose keeps its index: the stage running and what it was given, whether `close()` counts the delivery
+ * (from its first wait to its end), whether the outlet has it. Whether anything waits is decided here and
+ * only here: a buffered delivery through the memory store with synchronous handlers gets no promise.
  */
-function run(exchange: Exchange, env: Environment, index: number, input: unknown): Answer {
-  for (; index < STAGES.length; index++) {
-    const stage = STAGES[index] as LoopStage
-    exchange.stage = index
-    exchange.input = input
-    const work = stage.start(exchange, env, input)
-    if (work === ANSWERED) return finish(exchange, env)
-    if (isThenable(work)) return wait(exchange, env, work, true)
-    exchange.waited = false
-    const verdict = stage.judge(exchange, env, work, input)
-    if (verdict === ANSWERED) return finish(exchange, env)
-    if (verdict instanceof Promise) return wait(exchange, env, verdict, false)
-    input = verdict
+function deliver(exchange: Exchange, env: Environment): Answer {
+  let index = 0
+  let input: unknown
+  let counted = false
+  let handedOut = false
+
+  /** Runs the stages from `index` until one answers or gives something to wait for. */
+  function run(): Answer {
+    for (; index < STAGES.length; index++) {
+      const stage = STAGES[index] as LoopStage
+      const work = stage.start(exchange, env, input)
+      if (work === ANSWERED) return finish(true)
+      if (isThenable(work)) return wait(stage, work)
+      const verdict = stage.judge(exchange, env, work, input, false)
+      if (verdict === ANSWERED) return finish(true)
+      if (verdict instanceof Promise) return count(verdict.then(follow, failed))
+      input = verdict
+    }
+    throw new Error('The last stage answers every delivery')
   }
-  throw new Error('The last stage answers every delivery')
-}
 
-/**
- * Waits for the stage's work, then has the same stage judge it (`judge`), or for its verdict, then
- * goes on from it; the delivery is counted for `close()` meanwhile.
- */
-function wait(
-  exchange: Exchange,
-  env: Environment,
-  pending: PromiseLike<unknown>,
-  judge: boolean,
-): Promise<WebhookResponse> {
-  if (!exchange.counted) {
-    exchange.counted = true
-    env.state.begin()
-  }
-  return Promise.resolve(pending).then(
-    (value) => {
-      try {
-        if (!judge) return follow(exchange, env, value)
-        exchange.waited = true
-        const verdict = (STAGES[exchange.stage] as LoopStage).judge(exchange, env, value, exchange.input)
-        // Only work that was waited for can be judged Later (the deadline passed while it ran).
-        if (verdict instanceof Later) return goOnAfterDeadline(exchange, env, verdict.work)
-        return follow(exchange, env, verdict)
-      } catch (error) {
-        return failed(exchange, env, error)
-      }
-    },
-    (error) => failed(exchange, env, error),
-  )
-}
-
-/** Goes on from the stage's verdict: the answer, a wait for it, or the stages after it. */
-function follow(exchange: Exchange, env: Environment, verdict: unknown): Answer {
-  if (verdict === ANSWERED) return finish(exchange, env)
-  if (verdict instanceof Promise) return wait(exchange, env, verdict, false)
-  return run(exchange, env, exchange.stage + 1, verdict)
-}
-
-/**
- * The answer went out before the stage's work finished (the handlers passed the deadline): the work goes on,
- * counted by `close()` and kept alive by `waitUntil`, then the same stage judges it and the rest run.
- */
-function goOnAfterDeadline(exchange: Exchange, env: Environment, work: PromiseLike<unknown>): WebhookResponse {
-  const answer = finish(exchange, env)
-  // `wait` counts the delivery again for `close()` until the rest finishes: tracking it too would count it twice.
-  const rest = wait(exchange, env, work, true)
-  exchange.hooks.waitUntil?.(rest)
-  return answer
-}
-
-/** A failure of the pipeline itself (a bug, a throwing observer or logger): answered 500, so the service retries. */
-function failed(exchange: Exchange, env: Environment, error: unknown): WebhookResponse {
-  exchange.response = errorResponse('internal_error')
-  exchange.outcome = 'internal_error'
-  try {
-    env.options.logger.error(
-      { code: 'internal_error', err: describe(error) },
-      'Unexpected failure in the webhook pipeline (not in a handler): answered 500 internal_error, so the service retries',
-    )
-  } catch {
-    // The logger is what failed: the answer above stands.
-  }
-  return finish(exchange, env)
-}
-
-/** Ends the delivery's count and hands it to the outlet, once. Past this point a failure is ignored. */
-function finish(exchange: Exchange, env: Environment): WebhookResponse {
-  if (exchange.counted) {
-    exchange.counted = false
-    env.state.end()
-  }
-  const { outlet } = env
-  if (!exchange.ended && outlet) {
-    exchange.ended = true
+  /** Goes on after a wait: has `judging` judge the result, then from the verdict, to the answer, another wait, or the next stage. */
+  function follow(result: unknown, judging?: LoopStage): Answer {
     try {
-      outlet.answered(exchange, env.options)
-    } catch {
-      // What listens must not turn a delivery's answer into an exception.
+      const verdict = judging ? judging.judge(exchange, env, result, input, true) : result
+      if (verdict === ANSWERED) return finish(true)
+      if (verdict instanceof Promise) return verdict.then(follow, failed)
+      index++
+      input = verdict
+      return run()
+    } catch (error) {
+      return failed(error)
     }
   }
-  return exchange.response
+
+  /**
+   * Waits for a stage's work, then has the stage judge it, once; raced against the deadline if the stage keeps
+   * one (`atDeadline`). Past it, that answer goes out; the work goes on, counted by `close()` and kept alive by
+   * `waitUntil`, and is judged when it settles.
+   */
+  function wait(stage: LoopStage, work: PromiseLike<unknown>): Promise<WebhookResponse> {
+    const { atDeadline } = stage
+    if (!atDeadline) return count(Promise.resolve(work).then((result) => follow(result, stage), failed))
+    return count(
+      new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          try {
+            atDeadline(exchange, env)
+          } catch (error) {
+            internalError(exchange, env, error)
+          }
+          resolve(finish(false))
+          exchange.hooks.waitUntil?.(rest)
+        }, env.options.deadlineMs)
+        const rest = Promise.resolve(work).then((result) => {
+          clearTimeout(timer)
+          return follow(result, stage)
+        }, failed)
+        rest.then(resolve) // after the deadline's answer, resolving again changes nothing
+      }),
+    )
+  }
+
+  const count = (answer: Promise<WebhookResponse>): Promise<WebhookResponse> => {
+    if (!counted) env.state.begin()
+    counted = true
+    return answer
+  }
+
+  /** Hands the answered delivery to the outlet, once, and ends its count (`ending`). */
+  function finish(ending: boolean): WebhookResponse {
+    if (ending && counted) {
+      counted = false
+      env.state.end()
+    }
+    if (!handedOut && env.outlet) handOut(env.outlet, exchange, env.options)
+    handedOut = true
+    return exchange.response
+  }
+
+  const failed = (error: unknown): WebhookResponse => {
+    internalError(exchange, env, error)
+    return finish(true)
+  }
+
+  try {
+    exchange.receivedAtMs = env.options.now()
+    exchange.observer = env.options.instrumentation?.delivery(exchange.request)
+    return run()
+  } catch (error) {
+    return failed(error)
+  }
 }
 
 /** The receiver's pipeline: `handle()` never throws; every outcome is a response. */
@@ -130,27 +125,12 @@ export class Pipeline {
   readonly #env: Environment
 
   constructor(options: ResolvedOptions, registry: Registry, state: Lifecycle) {
-    this.#env = {
-      options,
-      registry,
-      state,
-      refusals: new LimitedLog(options.logger, options.logLimit, options.now),
-      staticSecrets: options.staticSecrets ? Object.freeze({ ok: true, value: options.staticSecrets }) : undefined,
-      outlet: outletOf(options),
-      secretWarned: false,
-    }
+    this.#env = environment(options, registry, state)
   }
 
   handle(request: WebhookRequest, hooks: HandleHooks): Answer {
-    const env = this.#env
-    const exchange = new Exchange(request, hooks, env.options.logger, env.options.limits?.budget)
-    try {
-      exchange.receivedAtMs = env.options.now()
-      exchange.observer = env.options.instrumentation?.delivery(request)
-      return run(exchange, env, 0, undefined)
-    } catch (error) {
-      return failed(exchange, env, error)
-    }
+    const { options } = this.#env
+    return deliver(new Exchange(request, hooks, options.logger, options.limits?.budget), this.#env)
   }
 
   /** Writes the count of log lines held back by `logLimit`, if any (on close). */
