@@ -97,7 +97,7 @@ export class DeliveryContext implements HandlerContext {
     return this.#controller.signal
   }
 
-  /** The user's vibes left in the receiver's budget; undefined without `limits` or a user. */
+  /** The user's vibes left in the receiver's budget; undefined without `vibeBudget` or a user. */
   async vibesLeft(): Promise<number | undefined> {
     const budget = this.#budget
     const { app_id: appId, user_app_id: userAppId } = this.#facts.event as { app_id?: unknown; user_app_id?: unknown }

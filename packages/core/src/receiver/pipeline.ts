@@ -130,7 +130,7 @@ export class Pipeline {
 
   handle(request: WebhookRequest, hooks: HandleHooks): Answer {
     const { options } = this.#env
-    return deliver(new Exchange(request, hooks, options.logger, options.limits?.budget), this.#env)
+    return deliver(new Exchange(request, hooks, options.logger, options.vibeBudget?.budget), this.#env)
   }
 
   /** Writes the count of log lines held back by `logLimit`, if any (on close). */

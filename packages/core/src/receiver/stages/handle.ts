@@ -1,13 +1,11 @@
 import { ACK_BODY } from '../../ack.js'
 import type { StoredReply } from '../../dedup/store.js'
 import { describe, RinghookError } from '../../errors.js'
-import type { UnknownEvent, WebhookEvent } from '../../schemas/events.js'
 import { answer, answerError } from '../answer.js'
 import type { HandlersResult } from '../registry.js'
 import { toGestureReply } from '../reply.js'
 import { rawJsonResponse } from '../response.js'
 import type { Admitted, HandlerOutcome, Stage } from '../stage.js'
-import type { ReplyLimits } from '../vibe-budget.js'
 
 const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
 /** What a run of handlers that acknowledged earns; one object for every such delivery. */
@@ -36,8 +34,8 @@ export const handle: Stage<Admitted, HandlersResult, HandlerOutcome> = {
     // Acknowledged at the deadline: the stored reply is the acknowledgement the service already has,
     // and no vibe went out, so none is spent.
     if (exchange.afterReply && outcome.ok) return ACKNOWLEDGED
-    const { limits } = env.options
-    return limits ? spendVibe(limits, exchange.event, outcome) : outcome
+    const { vibeBudget } = env.options
+    return vibeBudget ? vibeBudget.spend(exchange.event, outcome) : outcome
   },
 
   /** The deadline's answer, 2xx (`acknowledge`) or 503 (`retry`); the handlers still running are told through their signal. */
@@ -67,36 +65,3 @@ function toOutcome(name: string, value: unknown): HandlerOutcome {
 
 const handlerFailed = (error: unknown): RinghookError =>
   new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })
-
-/** The reply sent in place of a vibe over its user's budget. */
-const WITHOUT_VIBE: StoredReply = Object.freeze({ status: 200, body: '{"success":true}' })
-
-/**
- * Spends one of the user's vibes on a gesture reply that carries one. Asked once per handled
- * delivery, before the reply is stored: a retry answered from the dedup store replays the stored
- * reply and is never counted again.
- */
-function spendVibe(
-  limits: ReplyLimits,
-  event: WebhookEvent | UnknownEvent,
-  outcome: HandlerOutcome,
-): HandlerOutcome | Promise<HandlerOutcome> {
-  if (!outcome.ok || event.event !== 'gesture' || !outcome.reply.body.includes('"vibe"')) return outcome
-  const { app_id: appId, user_app_id: userAppId } = event as { app_id: string; user_app_id: string }
-  return Promise.resolve()
-    .then(() => limits.budget.takeVibe(appId, userAppId))
-    .then(
-      (taken) => {
-        if (taken) {
-          limits.counted()
-          return outcome
-        }
-        limits.overBudget()
-        return limits.whenSpent === 'send' ? outcome : { ok: true as const, reply: WITHOUT_VIBE }
-      },
-      (error: unknown) => {
-        limits.unchecked(error)
-        return outcome
-      },
-    )
-}
