@@ -154,7 +154,7 @@ export type ResolvedOptions = Readonly<{
   capture: Capture | undefined
   /** Gesture replies' vibe budget, when configured; `stats()` counts what it decided. */
   vibeBudget: VibeBudgetSpender | undefined
-  /** @deprecated The same as {@link ResolvedOptions.vibeBudget}, its name in 0.1; removed in 0.3.0. */
+  /** @deprecated The same as `vibeBudget`, its name in 0.1; removed in 0.3.0. */
   limits: VibeBudgetSpender | undefined
 }>
 
