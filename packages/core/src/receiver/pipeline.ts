@@ -21,102 +21,94 @@ const STAGES = inOrder(receive, authenticate, parse, dedup, handle, settle)
 type Answer = WebhookResponse | Promise<WebhookResponse>
 
 /**
- * Runs one delivery through the stages. The loop's bookkeeping lives here, in the closure, as Hono's
- * compose keeps its index: the stage running and what it was given, whether `close()` counts the delivery
- * (from its first wait to its end), whether the outlet has it. Whether anything waits is decided here and
- * only here: a buffered delivery through the memory store with synchronous handlers gets no promise.
+ * One delivery's run through the stages, and the loop's bookkeeping: the stage running and its input, whether
+ * `close()` counts the delivery (first wait to end), whether the outlet has it. Only here is it decided whether
+ * anything waits: a buffered delivery through the memory store with synchronous handlers gets no promise. An
+ * object, not a closure as Hono's compose: closures cost ~450 bytes a delivery, 13% of what `handle()` allocates.
  */
-function deliver(exchange: Exchange, env: Environment): Answer {
-  let index = 0
-  let input: unknown
-  let counted = false
-  let handedOut = false
+class Run {
+  #index = 0
+  #input: unknown = undefined
+  #counted = false
+  #handedOut = false
+  constructor(
+    readonly exchange: Exchange,
+    readonly env: Environment,
+  ) {}
 
-  /** Runs the stages from `index` until one answers or gives something to wait for. */
-  function run(): Answer {
-    for (; index < STAGES.length; index++) {
-      const stage = STAGES[index] as LoopStage
-      const work = stage.start(exchange, env, input)
-      if (work === ANSWERED) return finish(true)
-      if (isThenable(work)) return wait(stage, work)
-      const verdict = stage.judge(exchange, env, work, input, false)
-      if (verdict === ANSWERED) return finish(true)
-      if (verdict instanceof Promise) return count(verdict.then(follow, failed))
-      input = verdict
+  /** Runs the stages from `#index` until one answers or gives something to wait for. */
+  run(): Answer {
+    for (; this.#index < STAGES.length; this.#index++) {
+      const stage = STAGES[this.#index] as LoopStage
+      const work = stage.start(this.exchange, this.env, this.#input)
+      if (work === ANSWERED) return this.finish(true)
+      if (isThenable(work)) return this.#wait(stage, work)
+      const verdict = stage.judge(this.exchange, this.env, work, this.#input, false)
+      if (verdict === ANSWERED) return this.finish(true)
+      if (verdict instanceof Promise) return this.#then(verdict)
+      this.#input = verdict
     }
     throw new Error('The last stage answers every delivery')
   }
 
-  /** Goes on after a wait: has `judging` judge the result, then from the verdict, to the answer, another wait, or the next stage. */
-  function follow(result: unknown, judging?: LoopStage): Answer {
-    try {
-      const verdict = judging ? judging.judge(exchange, env, result, input, true) : result
-      if (verdict === ANSWERED) return finish(true)
-      if (verdict instanceof Promise) return verdict.then(follow, failed)
-      index++
-      input = verdict
-      return run()
-    } catch (error) {
-      return failed(error)
-    }
-  }
-
-  /**
-   * Waits for a stage's work, then has the stage judge it, once; raced against the deadline if the stage keeps
-   * one (`atDeadline`). Past it, that answer goes out; the work goes on, counted by `close()` and kept alive by
-   * `waitUntil`, and is judged when it settles.
-   */
-  function wait(stage: LoopStage, work: PromiseLike<unknown>): Promise<WebhookResponse> {
-    const { atDeadline } = stage
-    if (!atDeadline) return count(Promise.resolve(work).then((result) => follow(result, stage), failed))
-    return count(
-      new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          try {
-            atDeadline(exchange, env)
-          } catch (error) {
-            internalError(exchange, env, error)
-          }
-          resolve(finish(false))
-          exchange.hooks.waitUntil?.(rest)
-        }, env.options.deadlineMs)
-        const rest = Promise.resolve(work).then((result) => {
-          clearTimeout(timer)
-          return follow(result, stage)
-        }, failed)
-        rest.then(resolve) // after the deadline's answer, resolving again changes nothing
-      }),
+  /** Goes on once `pending` settles, counted by `close()` meanwhile: `judging` judges the result, then on from its verdict. */
+  #then(pending: PromiseLike<unknown>, judging?: LoopStage): Promise<WebhookResponse> {
+    if (!this.#counted) this.env.state.begin()
+    this.#counted = true
+    return Promise.resolve(pending).then(
+      (result) => {
+        try {
+          const verdict = judging ? judging.judge(this.exchange, this.env, result, this.#input, true) : result
+          if (verdict === ANSWERED) return this.finish(true)
+          if (verdict instanceof Promise) return this.#then(verdict)
+          this.#index++
+          this.#input = verdict
+          return this.run()
+        } catch (error) {
+          return this.failed(error)
+        }
+      },
+      (error: unknown) => this.failed(error),
     )
   }
 
-  const count = (answer: Promise<WebhookResponse>): Promise<WebhookResponse> => {
-    if (!counted) env.state.begin()
-    counted = true
-    return answer
+  /**
+   * Waits for a stage's work, then has the stage judge it, once; raced against the deadline if the stage keeps one
+   * (`atDeadline`). Past it, that answer goes out; the work goes on (counted, kept alive by `waitUntil`), judged later.
+   */
+  #wait(stage: LoopStage, work: PromiseLike<unknown>): Promise<WebhookResponse> {
+    const { atDeadline } = stage
+    if (!atDeadline) return this.#then(work, stage)
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        try {
+          atDeadline(this.exchange, this.env)
+        } catch (error) {
+          internalError(this.exchange, this.env, error)
+        }
+        resolve(this.finish(false))
+        this.exchange.hooks.waitUntil?.(rest)
+      }, this.env.options.deadlineMs)
+      const rest = this.#then(
+        Promise.resolve(work).finally(() => clearTimeout(timer)),
+        stage,
+      )
+      rest.then(resolve) // after the deadline's answer, resolving again changes nothing
+    })
   }
 
   /** Hands the answered delivery to the outlet, once, and ends its count (`ending`). */
-  function finish(ending: boolean): WebhookResponse {
-    if (ending && counted) {
-      counted = false
-      env.state.end()
-    }
-    if (!handedOut && env.outlet) handOut(env.outlet, exchange, env.options)
-    handedOut = true
-    return exchange.response
+  finish(ending: boolean): WebhookResponse {
+    if (ending && this.#counted) this.env.state.end()
+    this.#counted &&= !ending
+    if (!this.#handedOut && this.env.outlet) handOut(this.env.outlet, this.exchange, this.env.options)
+    this.#handedOut = true
+    return this.exchange.response
   }
 
-  const failed = (error: unknown): WebhookResponse => {
-    internalError(exchange, env, error)
-    return finish(true)
-  }
-
-  try {
-    exchange.receivedAtMs = env.options.now()
-    exchange.observer = env.options.instrumentation?.delivery(exchange.request)
-    return run()
-  } catch (error) {
-    return failed(error)
+  failed(error: unknown): WebhookResponse {
+    internalError(this.exchange, this.env, error)
+    return this.finish(true)
   }
 }
 
@@ -129,8 +121,16 @@ export class Pipeline {
   }
 
   handle(request: WebhookRequest, hooks: HandleHooks): Answer {
-    const { options } = this.#env
-    return deliver(new Exchange(request, hooks, options.logger, options.vibeBudget?.budget), this.#env)
+    const env = this.#env
+    const exchange = new Exchange(request, hooks, env.options.logger, env.options.vibeBudget?.budget)
+    const run = new Run(exchange, env)
+    try {
+      exchange.receivedAtMs = env.options.now()
+      exchange.observer = env.options.instrumentation?.delivery(request)
+      return run.run()
+    } catch (error) {
+      return run.failed(error)
+    }
   }
 
   /** Writes the count of log lines held back by `logLimit`, if any (on close). */
