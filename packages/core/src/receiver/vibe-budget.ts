@@ -2,7 +2,6 @@ import type { StoredReply } from '../dedup/store.js'
 import { RinghookConfigError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
-import type { HandlerOutcome } from './stage.js'
 
 // One idea, one family of names: the receiver's `vibeBudget` option (`VibeBudgetOptions`), the budget it
 // spends (`VibeBudget`), what happens once it is spent (`VibeBudgetWhenSpent`), what it counted
@@ -55,6 +54,9 @@ export type ReplyLimitOptions = VibeBudgetOptions
 /** @deprecated Use {@link VibeBudgetStats}; removed in 0.3.0. */
 export type ReplyLimitStats = VibeBudgetStats
 
+/** What the handlers earned, as far as the budget reads it (stage.ts's `HandlerOutcome`, not imported: a circle). */
+type Earned = { readonly ok: true; readonly reply: StoredReply } | { readonly ok: false }
+
 /** The reply sent in place of a vibe over its user's budget. */
 const WITHOUT_VIBE: StoredReply = Object.freeze({ status: 200, body: '{"success":true}' })
 
@@ -94,7 +96,10 @@ export class VibeBudgetSpender {
    * delivery, before the reply is stored: a retry answered from the dedup store replays the stored
    * reply and is never counted again.
    */
-  spend(event: WebhookEvent | UnknownEvent, outcome: HandlerOutcome): HandlerOutcome | Promise<HandlerOutcome> {
+  spend<O extends Earned>(
+    event: WebhookEvent | UnknownEvent,
+    outcome: O,
+  ): O | { ok: true; reply: StoredReply } | Promise<O | { ok: true; reply: StoredReply }> {
     if (!outcome.ok || event.event !== 'gesture' || !outcome.reply.body.includes('"vibe"')) return outcome
     const { app_id: appId, user_app_id: userAppId } = event as { app_id: string; user_app_id: string }
     return Promise.resolve()
