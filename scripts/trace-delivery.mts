@@ -53,14 +53,18 @@ const status = await send(traced)
 const { result } = await session.post('Profiler.takePreciseCoverage')
 const lines: string[] = []
 let functions = 0
+let anonymous = 0
 for (const script of result) {
   if (!script.url.startsWith(root) || script.url.includes('/node_modules/')) continue
-  // Named functions only: the callbacks handed to `then` and the like are counted with their function.
-  const ran = script.functions.filter((fn) => fn.functionName !== '' && (fn.ranges[0]?.count ?? 0) > 0)
+  // Every function that ran, anonymous ones (callbacks handed to `then`, arrows) included, listed as `(anonymous)`.
+  const ran = script.functions.filter(
+    (fn) => fn.ranges[0] !== undefined && fn.ranges[0].count > 0 && fn.ranges[0].startOffset > 0,
+  )
   if (ran.length === 0) continue
-  lines.push(`${script.url.slice(root.length)}: ${ran.map((fn) => fn.functionName).join(', ')}`)
+  lines.push(`${script.url.slice(root.length)}: ${ran.map((fn) => fn.functionName || '(anonymous)').join(', ')}`)
   functions += ran.length
+  anonymous += ran.filter((fn) => fn.functionName === '').length
 }
-console.log(`answered ${status}: ${lines.length} files, ${functions} named functions`)
+console.log(`answered ${status}: ${lines.length} files, ${functions} functions (${anonymous} of them anonymous)`)
 for (const line of lines.sort()) console.log(`  ${line}`)
 server.close()

@@ -10,7 +10,8 @@
  *
  * A subject is an HTTP server (an app id of src/http/apps.ts), or `handle` (the micro bench's
  * acknowledged delivery through `receiver.handle()`, src/micro/handle-child.ts), or `handle@DIR`
- * (the same on another built checkout's core, as `--against` reads it).
+ * (the same on another built checkout's core, as `--against` reads it), or `micro:NAME` (a micro
+ * contender by its name, e.g. `micro:baseline: hand-rolled verify + JSON.parse`).
  *
  *   pnpm --dir bench callgrind 3000 node:hand node:ringhook   [--warmup=6000]
  *   pnpm --dir bench callgrind 20000 handle handle@../../old --warmup=20000
@@ -111,9 +112,11 @@ function next(child: ChildProcess, type: string): Promise<unknown> {
 
 const children = await bundleChildren()
 for (const subject of subjects) {
-  const handle = /^handle(?:@(.+))?$/.exec(subject)
+  const handle = /^handle(?:@(.+))?$/.exec(subject) ?? /^(micro:.+)$/.exec(subject)
+  const childArgs = (found: string | undefined) =>
+    found === undefined ? [] : found.startsWith('micro:') ? [found] : [resolvePath(found)]
   const instructions = handle
-    ? await counted(children.handle, handle[1] ? [resolvePath(handle[1])] : [], async (child, zero) => {
+    ? await counted(children.handle, childArgs(handle[1]), async (child, zero) => {
         await next(child, 'ready')
         const run = async (amount: number) => {
           const done = next(child, 'done')

@@ -29,6 +29,13 @@ import { runUsersBench } from './users/run.js'
 
 const started = performance.now()
 const log = (line: string): void => console.log(line)
+let mark = started
+/** Logs how long the section just run took: a full run's budget is 10 minutes, checked section by section. */
+const took = (section: string): void => {
+  const now = performance.now()
+  log(`${section}: ${((now - mark) / 1000).toFixed(1)} s`)
+  mark = now
+}
 const options = parseOptions(process.argv.slice(2))
 const args = process.argv.slice(2).filter((a) => a !== '--')
 const results: Results = {
@@ -40,6 +47,7 @@ const results: Results = {
 }
 
 const children = await bundleChildren()
+took('bundling the servers')
 const against = options.against === undefined ? undefined : againstDir(options.against)
 if (against) log(`Against: ${against}, measured beside this checkout`)
 
@@ -51,12 +59,14 @@ if (options.sections.has('micro')) {
   results.micro = await measureAll(contenders, options.micro)
   results.dispatched = dispatched
   results.targets.push(...microTargets(results.micro))
+  took('micro')
 }
 
 if (options.sections.has('http')) {
   const http = against ? { ...options.http, against: await againstServer(against) } : options.http
   results.http = await runHttp(children.server, http, log)
   results.targets.push(...httpTargets(results.http.rows))
+  took('http')
 }
 
 if (options.sections.has('memory')) {
@@ -73,6 +83,7 @@ if (options.sections.has('memory')) {
     ).rows
   }
   results.targets.push(...peakRssTargets(results.http?.rows ?? results.peakRss ?? []))
+  took('memory')
 }
 
 if (options.sections.has('queue')) {
@@ -82,11 +93,13 @@ if (options.sections.has('queue')) {
   } catch (error) {
     results.queueError = error instanceof Error ? error.message : String(error)
   }
+  took('queue')
 }
 
 if (options.sections.has('limiter')) {
   log(`Limiter: ${options.limiter.triggers} triggers a round through the client, no limiter, memory, Redis`)
   results.limiter = await runLimiterBench(options.limiter.triggers, options.limiter.rounds)
+  took('limiter')
 }
 
 if (options.sections.has('users')) {
@@ -94,6 +107,7 @@ if (options.sections.has('users')) {
     `Users' states: ${options.users.deliveries.toLocaleString('en-US')} lifecycle deliveries a store, states on and off`,
   )
   results.users = await runUsersBench(options.users.deliveries, options.users.inFlight)
+  took('users')
 }
 
 if (options.sections.has('durable')) {
@@ -105,12 +119,14 @@ if (options.sections.has('bundle')) {
   log('Bundle: Workers receivers bundled with esbuild')
   results.size = await runSize()
   results.targets.push(...sizeTargets(results.size))
+  took('bundle')
 }
 
 if (options.sections.has('coldstart')) {
   log('Cold start: fresh processes on node, bun and deno')
   results.coldStart = await runColdStart(children.coldStart, options.coldstart, log)
   results.targets.push(...coldStartTargets(results.coldStart))
+  took('coldstart')
 }
 
 results.limits = limitsFor(results.targets)

@@ -1,7 +1,7 @@
 /**
  * For dedup store authors, and apps that size the default one: the `DedupStore` contract a store
  * implements, the key the receiver claims, and the in-process memory store (`createMemoryStore`);
- * and the vibe budget a receiver's gesture replies spend (option `limits`).
+ * and the vibe budget a receiver's gesture replies spend (option `vibeBudget`).
  *
  * @packageDocumentation
  */
@@ -17,5 +17,8 @@ export type {
   ReplyLimitOptions,
   ReplyLimitStats,
   VibeBudget,
+  VibeBudgetOptions,
+  VibeBudgetStats,
+  VibeBudgetWhenSpent,
   WhenVibesSpent,
 } from './receiver/vibe-budget.js'

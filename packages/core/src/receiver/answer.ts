@@ -68,3 +68,17 @@ export async function report(delivery: Exchange, env: Environment, errors: reado
     }
   }
 }
+
+/** A failure of the pipeline itself (a bug, a throwing observer or logger): answered 500, so the service retries. */
+export function internalError(delivery: Exchange, env: Environment, error: unknown): void {
+  delivery.response = errorResponse('internal_error')
+  delivery.outcome = 'internal_error'
+  try {
+    env.options.logger.error(
+      { code: 'internal_error', err: describe(error) },
+      'Unexpected failure in the webhook pipeline (not in a handler): answered 500 internal_error, so the service retries',
+    )
+  } catch {
+    // The logger is what failed: the answer above stands.
+  }
+}

@@ -14,8 +14,8 @@ export const NOT_YET_ANSWERED: WebhookResponse = Object.freeze({ status: 0, head
 
 /**
  * One request on its way through the pipeline: what it arrived with, what stages found that later
- * ones, the handlers' context or the outlet read, and the answer. What a stage only passes to the
- * next one is its return value, not a field here.
+ * ones, the handlers' context or the outlet read, and the answer (16 fields). What a stage only passes
+ * to the next one is its return value, not a field here; the loop's own bookkeeping is the loop's (pipeline.ts).
  */
 export class Exchange {
   readonly context: DeliveryContext
@@ -35,15 +35,9 @@ export class Exchange {
   afterReply = false
   /** When the timed work of a stage began (`performance.now()`), read only with an observer. */
   startedAt = 0
-  /** The loop's place: the stage running, what it was given, whether the result it judges was waited for. */
-  stage = 0
-  input: unknown = undefined
-  waited = false
-  /** The answer (the first one given stands) and what it was; whether the outlet has it; whether `close()` counts it. */
+  /** The answer (the first one given stands) and what it was. */
   response: WebhookResponse = NOT_YET_ANSWERED
   outcome: DeliveryOutcome = 'internal_error'
-  ended = false
-  counted = false
 
   constructor(
     readonly request: WebhookRequest,
@@ -55,9 +49,9 @@ export class Exchange {
   }
 }
 
-/** How long the stage being judged waited for its work, or `undefined` when it answered at once (nothing was waited for). */
-export const waitedFor = (exchange: Exchange): number | undefined =>
-  exchange.waited ? performance.now() - exchange.startedAt : undefined
+/** How long a stage waited for its work (`waited`, from the loop), or `undefined` when nothing was waited for. */
+export const waitedFor = (exchange: Exchange, waited: boolean): number | undefined =>
+  waited ? performance.now() - exchange.startedAt : undefined
 
 /**
  * The context handed to handlers. Its logger, abort signal and delivery info are made on first
@@ -103,7 +97,7 @@ export class DeliveryContext implements HandlerContext {
     return this.#controller.signal
   }
 
-  /** The user's vibes left in the receiver's budget; undefined without `limits` or a user. */
+  /** The user's vibes left in the receiver's budget; undefined without `vibeBudget` or a user. */
   async vibesLeft(): Promise<number | undefined> {
     const budget = this.#budget
     const { app_id: appId, user_app_id: userAppId } = this.#facts.event as { app_id?: unknown; user_app_id?: unknown }

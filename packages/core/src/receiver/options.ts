@@ -10,7 +10,7 @@ import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, usableSecret } from '../sig
 import type { Instrumentation } from './instrumentation.js'
 import { DEFAULT_LOG_LIMIT, type LogLimit } from './log-limit.js'
 import { isOutlet } from './outlet.js'
-import { type ReplyLimitOptions, ReplyLimits } from './vibe-budget.js'
+import { type VibeBudgetOptions, VibeBudgetSpender } from './vibe-budget.js'
 
 /**
  * Finds the secrets when a delivery arrives: for receivers that serve several apps, or to read the
@@ -103,7 +103,9 @@ export interface ReceiverOptions {
    * Counts each vibe a gesture reply carries against its user's budget, e.g. the client's limiter:
    * `{ budget: limiter }`. Over budget, the reply goes without its vibe (`whenSpent`). Default: none.
    */
-  limits?: ReplyLimitOptions
+  vibeBudget?: VibeBudgetOptions
+  /** @deprecated The same as {@link ReceiverOptions.vibeBudget}, its name in 0.1; removed in 0.3.0. */
+  limits?: VibeBudgetOptions
 }
 
 /** The options as the receiver runs with them: validated, defaults filled in (`receiver.options`). */
@@ -151,7 +153,9 @@ export type ResolvedOptions = Readonly<{
   /** Records answered deliveries, when configured. */
   capture: Capture | undefined
   /** Gesture replies' vibe budget, when configured; `stats()` counts what it decided. */
-  limits: ReplyLimits | undefined
+  vibeBudget: VibeBudgetSpender | undefined
+  /** @deprecated The same as `vibeBudget`, its name in 0.1; removed in 0.3.0. */
+  limits: VibeBudgetSpender | undefined
 }>
 
 const positive = (name: string, value: number | undefined, fallback: number): number => {
@@ -222,6 +226,7 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
       'dedup.completedTtlMs is shorter than a delivery can arrive again: a late replay or retry may be handled twice',
     )
   }
+  const vibeBudget = spender(options, logger)
   return Object.freeze({
     secret: staticSecrets ? () => staticSecrets : (options.secret as SecretResolver),
     staticSecrets,
@@ -247,6 +252,17 @@ export function resolveOptions(options: ReceiverOptions): ResolvedOptions {
     resolvesPerApp: typeof options.secret === 'function',
     instrumentation: instrumentation(options.instrumentation),
     capture: capture(options.capture),
-    limits: options.limits === undefined ? undefined : new ReplyLimits(options.limits, logger, options.now ?? Date.now),
+    vibeBudget,
+    limits: vibeBudget,
   })
+}
+
+/** The `vibeBudget` option (or its deprecated name `limits`, not both), resolved. */
+function spender(options: ReceiverOptions, logger: Logger): VibeBudgetSpender | undefined {
+  const { vibeBudget, limits } = options
+  if (vibeBudget !== undefined && limits !== undefined)
+    throw new RinghookConfigError('Give vibeBudget only: limits is its deprecated name')
+  const now = options.now ?? Date.now
+  if (vibeBudget !== undefined) return new VibeBudgetSpender(vibeBudget, logger, now)
+  return limits === undefined ? undefined : new VibeBudgetSpender(limits, logger, now, 'limits')
 }

@@ -37,3 +37,16 @@ export function outletOf(options: { instrumentation?: Instrumentation; capture?:
     },
   }
 }
+
+/** Hands an answered delivery to the outlet. Past this point a failure is ignored: what listens must not turn a delivery's answer into an exception. */
+export function handOut(
+  outlet: Outlet,
+  delivery: AnsweredDelivery,
+  options: { readonly signatureHeader: string },
+): void {
+  try {
+    outlet.answered(delivery, options)
+  } catch {
+    // The answer stands.
+  }
+}

@@ -290,3 +290,37 @@ describe('receiver.close() after streamed deliveries that failed', () => {
     }
   })
 })
+
+describe('receiver.close() while handlers run past the deadline', () => {
+  // The deadline's answer goes out while the handlers keep running: close() waits for them, the
+  // delivery counted once from its first wait to its end, never let go of in between.
+  it.each(['acknowledge', 'retry'] as const)(
+    'waits for them once the deadline answered (onDeadline: %s)',
+    async (onDeadline) => {
+      const receiver = createReceiver({ ...base, deadlineMs: 20, onDeadline })
+      let finish: () => void = () => undefined
+      let started: () => void = () => undefined
+      const running = new Promise<void>((resolve) => {
+        started = resolve
+      })
+      receiver.on('gesture', () => {
+        started()
+        return new Promise<undefined>((resolve) => {
+          finish = () => resolve(undefined)
+        })
+      })
+      const answered = receiver.handle(await request(payload()))
+      await running
+      const closed = receiver.close({ timeoutMs: 5_000 })
+      expect((await answered).status).toBe(onDeadline === 'acknowledge' ? 200 : 503)
+      let settled = false
+      void closed.then(() => {
+        settled = true
+      })
+      await new Promise(setImmediate) // every reaction to the deadline's answer has run
+      expect(settled).toBe(false)
+      finish()
+      expect(await closed).toEqual({ drained: true, pending: 0 })
+    },
+  )
+})

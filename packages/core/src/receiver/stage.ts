@@ -4,9 +4,9 @@ import type { RinghookError } from '../errors.js'
 import type { UnknownEvent, WebhookEvent } from '../schemas/events.js'
 import type { Exchange } from './exchange.js'
 import type { Lifecycle } from './lifecycle.js'
-import type { LimitedLog } from './log-limit.js'
+import { LimitedLog } from './log-limit.js'
 import type { ResolvedOptions } from './options.js'
-import type { Outlet } from './outlet.js'
+import { type Outlet, outletOf } from './outlet.js'
 import type { Registry } from './registry.js'
 
 /** Everything the stages and their loop use besides the exchange: the receiver's options, handlers and state. */
@@ -25,28 +25,39 @@ export interface Environment {
   secretWarned: boolean
 }
 
+/** The environment of a receiver's deliveries, made once. */
+export function environment(options: ResolvedOptions, registry: Registry, state: Lifecycle): Environment {
+  return {
+    options,
+    registry,
+    state,
+    refusals: new LimitedLog(options.logger, options.logLimit, options.now),
+    staticSecrets: options.staticSecrets ? Object.freeze({ ok: true, value: options.staticSecrets }) : undefined,
+    outlet: outletOf(options),
+    secretWarned: false,
+  }
+}
+
 /** What a stage returns once it recorded the delivery's answer: no later stage runs. */
 export const ANSWERED: unique symbol = Symbol('answered')
 export type Answered = typeof ANSWERED
 
-/** A judgement that answered before its work finished (the deadline): the loop judges `work` again once it settles. */
-export class Later<W> {
-  constructor(readonly work: PromiseLike<W>) {}
-}
-
 /**
  * One step of a delivery's way. `start` begins its work on what the stage before gave (or answers a refusal
- * that needs no work); the loop waits for a promise, then calls `judge` with the result, which gives the next
- * stage's input, the answer, a promise of either (reporting first), or, for work waited for, {@link Later}.
+ * that needs no work); the loop waits for a promise, then calls `judge` once with the result (`waited`: whether
+ * it was a promise), which gives the next stage's input, the answer, or a promise of either (reporting first).
+ * A stage with `atDeadline` has its waited-for work raced against `deadlineMs` by the loop: if the deadline
+ * passes first, `atDeadline` records the answer, which goes out; the work goes on and is judged when it settles.
  * Properties, not methods: so the order check below is strict about inputs.
  */
 export interface Stage<In, Work, Out> {
   readonly start: (exchange: Exchange, env: Environment, input: In) => Work | PromiseLike<Work> | Answered
-  readonly judge: (exchange: Exchange, env: Environment, result: Work, input: In) => Verdict<Out, Work>
+  readonly judge: (exchange: Exchange, env: Environment, result: Work, input: In, waited: boolean) => Verdict<Out>
+  readonly atDeadline?: (exchange: Exchange, env: Environment) => void
 }
 
 // A judgement that reports first returns a native promise: asked with `instanceof`, as Hono asks a handler's result.
-type Verdict<Out, Work> = Out | Answered | Later<Work> | Promise<Out | Answered>
+type Verdict<Out> = Out | Answered | Promise<Out | Answered>
 
 // What flows between the stages. Brands, not wrappers: a body or an event passes as itself, and
 // only the type says which stage vouched for it (so skipping `authenticate` does not compile).

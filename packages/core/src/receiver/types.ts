@@ -27,7 +27,7 @@ export interface HandlerContext {
   /** Which delivery this is: its dedup key, when it was signed and received, which secret matched. */
   delivery: DeliveryInfo
   /**
-   * How many vibes the event's user has left in the receiver's budget (option `limits`), to choose a
+   * How many vibes the event's user has left in the receiver's budget (option `vibeBudget`), to choose a
    * reply by; undefined without one.
    */
   vibesLeft?(): Promise<number | undefined>

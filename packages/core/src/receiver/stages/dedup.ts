@@ -31,8 +31,8 @@ export const dedup: Stage<ParsedEvent, Attempt<ClaimResult>, Admitted> = {
     }
   },
 
-  judge(exchange, env, claimed, event) {
-    exchange.observer?.claimed?.(claimed.ok ? claimed.value.state : 'error', waitedFor(exchange))
+  judge(exchange, env, claimed, event, waited) {
+    exchange.observer?.claimed?.(claimed.ok ? claimed.value.state : 'error', waitedFor(exchange, waited))
     if (!claimed.ok) {
       const cause = claimed.error
       const error = new RinghookError('store_unavailable', 'The dedup store failed to claim', 'store', { cause })

@@ -1,42 +1,32 @@
 import { ACK_BODY } from '../../ack.js'
-import { isThenable } from '../../awaitable.js'
 import type { StoredReply } from '../../dedup/store.js'
 import { describe, RinghookError } from '../../errors.js'
-import type { UnknownEvent, WebhookEvent } from '../../schemas/events.js'
 import { answer, answerError } from '../answer.js'
-import type { Exchange } from '../exchange.js'
 import type { HandlersResult } from '../registry.js'
 import { toGestureReply } from '../reply.js'
 import { rawJsonResponse } from '../response.js'
-import { type Admitted, type Environment, type HandlerOutcome, Later, type Stage } from '../stage.js'
-import type { ReplyLimits } from '../vibe-budget.js'
+import type { Admitted, HandlerOutcome, Stage } from '../stage.js'
 
 const ACK: StoredReply = Object.freeze({ status: 200, body: ACK_BODY })
 /** What a run of handlers that acknowledged earns; one object for every such delivery. */
 const ACKNOWLEDGED: HandlerOutcome = Object.freeze({ ok: true, reply: ACK })
 
-export type Ran = HandlersResult | Later<HandlersResult>
-
 /**
- * Handle: runs the event's handlers (inside the observer's `runHandlers`, if any) against the deadline,
- * and turns what they returned or threw into the reply: a gesture's vibe, checked against the trigger
- * rules, or the acknowledgement. Past the deadline: 2xx (`acknowledge`) or 503 `deadline_exceeded`.
+ * Handle: runs the event's handlers (inside the observer's `runHandlers`, if any), which the loop races
+ * against the deadline, and turns what they returned or threw into the reply: a gesture's vibe, checked
+ * against the trigger rules, or the acknowledgement. Past the deadline: 2xx (`acknowledge`) or 503 `deadline_exceeded`.
  */
-export const handle: Stage<Admitted, Ran, HandlerOutcome> = {
+export const handle: Stage<Admitted, HandlersResult, HandlerOutcome> = {
   start(exchange, env, event) {
     const { observer, context } = exchange
     const { registry } = env
     exchange.startedAt = observer ? performance.now() : 0
-    const ran = observer?.runHandlers
+    return observer?.runHandlers
       ? observer.runHandlers(() => registry.run(event, context))
       : registry.run(event, context)
-    // Not whether the loop waits (it decides that) but whether a deadline is needed: handlers
-    // that returned without a promise are done, and no timer is set.
-    return isThenable(ran) ? raceDeadline(env, ran) : ran
   },
 
   judge(exchange, env, ran, event) {
-    if (ran instanceof Later) return answerAtDeadline(exchange, env, ran)
     const outcome: HandlerOutcome = ran.ok
       ? toOutcome(event.event, ran.value)
       : { ok: false, errors: ran.errors.map(handlerFailed) }
@@ -44,38 +34,26 @@ export const handle: Stage<Admitted, Ran, HandlerOutcome> = {
     // Acknowledged at the deadline: the stored reply is the acknowledgement the service already has,
     // and no vibe went out, so none is spent.
     if (exchange.afterReply && outcome.ok) return ACKNOWLEDGED
-    const { limits } = env.options
-    return limits ? spendVibe(limits, exchange.event, outcome) : outcome
+    const { vibeBudget } = env.options
+    return vibeBudget ? vibeBudget.spend(exchange.event, outcome) : outcome
   },
-}
 
-/** The handlers' result, or at `deadlineMs` the same work, to be judged {@link Later}. */
-function raceDeadline(env: Environment, work: PromiseLike<HandlersResult>): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(new Later(work)), env.options.deadlineMs)
-    work.then((result) => {
-      clearTimeout(timer)
-      resolve(result)
-    }, reject)
-  })
-}
-
-/** The deadline's answer, 2xx (`acknowledge`) or 503 (`retry`); the handlers still running are told through their signal. */
-function answerAtDeadline(exchange: Exchange, env: Environment, late: Later<HandlersResult>): Later<HandlersResult> {
-  const { deadlineMs, onDeadline } = env.options
-  exchange.context.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
-  const acknowledge = onDeadline === 'acknowledge'
-  exchange.afterReply = acknowledge
-  exchange.observer?.deadline?.(onDeadline)
-  exchange.context.logger.warn(
-    { deadline_ms: deadlineMs },
-    acknowledge
-      ? 'Handlers passed the deadline: acknowledged, they keep running'
-      : 'Handlers passed the deadline: answered 503 so the service retries',
-  )
-  if (acknowledge) answer(exchange, rawJsonResponse(ACK.status, ACK.body), 'ok')
-  else answerError(exchange, 'deadline_exceeded')
-  return late
+  /** The deadline's answer, 2xx (`acknowledge`) or 503 (`retry`); the handlers still running are told through their signal. */
+  atDeadline(exchange, env) {
+    const { deadlineMs, onDeadline } = env.options
+    exchange.context.abort(new RinghookError('deadline_exceeded', 'The receiver deadline passed', 'handler'))
+    const acknowledge = onDeadline === 'acknowledge'
+    exchange.afterReply = acknowledge
+    exchange.observer?.deadline?.(onDeadline)
+    exchange.context.logger.warn(
+      { deadline_ms: deadlineMs },
+      acknowledge
+        ? 'Handlers passed the deadline: acknowledged, they keep running'
+        : 'Handlers passed the deadline: answered 503 so the service retries',
+    )
+    if (acknowledge) answer(exchange, rawJsonResponse(ACK.status, ACK.body), 'ok')
+    else answerError(exchange, 'deadline_exceeded')
+  },
 }
 
 function toOutcome(name: string, value: unknown): HandlerOutcome {
@@ -87,36 +65,3 @@ function toOutcome(name: string, value: unknown): HandlerOutcome {
 
 const handlerFailed = (error: unknown): RinghookError =>
   new RinghookError('handler_error', `A handler failed: ${describe(error)}`, 'handler', { cause: error })
-
-/** The reply sent in place of a vibe over its user's budget. */
-const WITHOUT_VIBE: StoredReply = Object.freeze({ status: 200, body: '{"success":true}' })
-
-/**
- * Spends one of the user's vibes on a gesture reply that carries one. Asked once per handled
- * delivery, before the reply is stored: a retry answered from the dedup store replays the stored
- * reply and is never counted again.
- */
-function spendVibe(
-  limits: ReplyLimits,
-  event: WebhookEvent | UnknownEvent,
-  outcome: HandlerOutcome,
-): HandlerOutcome | Promise<HandlerOutcome> {
-  if (!outcome.ok || event.event !== 'gesture' || !outcome.reply.body.includes('"vibe"')) return outcome
-  const { app_id: appId, user_app_id: userAppId } = event as { app_id: string; user_app_id: string }
-  return Promise.resolve()
-    .then(() => limits.budget.takeVibe(appId, userAppId))
-    .then(
-      (taken) => {
-        if (taken) {
-          limits.counted()
-          return outcome
-        }
-        limits.overBudget()
-        return limits.whenSpent === 'send' ? outcome : { ok: true as const, reply: WITHOUT_VIBE }
-      },
-      (error: unknown) => {
-        limits.unchecked(error)
-        return outcome
-      },
-    )
-}

@@ -22,8 +22,9 @@ export const settle: Stage<HandlerOutcome, Attempt<void> | undefined, never> = {
     }
   },
 
-  judge(exchange, env, settled, handled) {
-    if (settled) exchange.observer?.settled?.(handled.ok ? 'complete' : 'release', settled.ok, waitedFor(exchange))
+  judge(exchange, env, settled, handled, waited) {
+    if (settled)
+      exchange.observer?.settled?.(handled.ok ? 'complete' : 'release', settled.ok, waitedFor(exchange, waited))
     if (handled.ok && (settled === undefined || settled.ok)) return answerReply(exchange, handled)
     const failures: RinghookError[] = []
     if (settled && !settled.ok) {
