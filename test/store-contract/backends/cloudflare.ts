@@ -1,6 +1,8 @@
 // The Durable Object stores, as each contract takes them, in workerd (Miniflare): two isolates of one
 // Worker bound to the same objects, as two instances of an app would be; each store method is sent to
 // one of them and run there. Every store names its objects apart from every other store of the run.
+// Each store waits up to 15 s for an object (PATIENT): on a loaded machine a call queued behind a
+// batch of others in workerd may take longer than a store's default, and the contracts assert no timeout.
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { UserStore } from '@ringhook/users'
@@ -11,12 +13,13 @@ import type { LimitStoreKind } from '../limit-store-contract.js'
 import type { UserStoreKind } from '../user-state-store-contract.js'
 
 const isolate = (i: number): Isolate => (i % 2 === 0 ? 'a' : 'b')
+const PATIENT = { timeoutMs: 15_000 }
 
 export const durableDedup: DedupStoreKind = {
   name: 'durable object',
   open: async () => {
     const workerd = await startWorkerd()
-    const options = { prefix: `dedup-${randomUUID()}:` }
+    const options = { prefix: `dedup-${randomUUID()}:`, ...PATIENT }
     return {
       pair: () => [dedupStore(workerd, 'a', options), dedupStore(workerd, 'b', options)],
       close: () => workerd.dispose(),
@@ -30,7 +33,7 @@ export const durableUsers: UserStoreKind = {
     const workerd = await startWorkerd()
     return {
       instances: async (count) => {
-        const options = { prefix: `users-${randomUUID()}:` }
+        const options = { prefix: `users-${randomUUID()}:`, ...PATIENT }
         return Array.from({ length: count }, (_, i) => userStore(workerd, isolate(i), options) as UserStore<unknown>)
       },
       close: () => workerd.dispose(),
@@ -44,7 +47,7 @@ export const durableLimits: LimitStoreKind = {
     const workerd = await startWorkerd()
     return {
       instances: (count) => {
-        const options = { name: `limits-${randomUUID()}` }
+        const options = { name: `limits-${randomUUID()}`, ...PATIENT }
         return Array.from({ length: count }, (_, i) => limitStore(workerd, isolate(i), options))
       },
       // The object keeps this machine's clock: time passes only for real.
