@@ -1,8 +1,7 @@
-// The Durable Object limit store in workerd, under the client's limiter in Node: the rules the Redis
-// limit store keeps (exact windows across instances, users' vibes, pauses, the line), on the object's clock.
+// The Durable Object limit store in workerd beyond the limit store contract (test/store-contract/):
+// the line of waiters across isolates, a place that lapses, slots restored within their window only.
 import { randomUUID } from 'node:crypto'
-import { createRateLimiter, type LimitStore, LocalRateLimitError, type RateLimitOptions } from '@ringhook/client'
-import { silentLogger } from '@ringhook/core'
+import type { LimitStore } from '@ringhook/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { poll } from '../redis/support/poll.js'
 import { limitStore } from './support/stores.js'
@@ -20,66 +19,7 @@ const fresh = (): [LimitStore, LimitStore] => {
   return [limitStore(workerd, 'a', options), limitStore(workerd, 'b', options)]
 }
 
-/** One instance's limiter on a shared store. */
-const instance = (store: LimitStore, options: RateLimitOptions = {}) =>
-  createRateLimiter({ store, fallback: { fleetSize: 3 }, marginMs: 0, logger: silentLogger, ...options })
-
-const refusal = (limiter: ReturnType<typeof instance>, user?: string) =>
-  limiter.acquire(user).then(
-    () => undefined,
-    (error: unknown) => error as LocalRateLimitError,
-  )
-
 describe('createDurableLimitStore', () => {
-  it('gives exactly the window’s count to instances racing for it, and no more', async () => {
-    const [a, b] = fresh()
-    const rule = { requestsPerKey: { limit: 100, windowMs: 30_000 }, mode: 'fail' as const }
-    const fleet = [instance(a, rule), instance(b, rule), instance(a, rule), instance(b, rule)]
-    const results = await Promise.allSettled(
-      fleet.flatMap((limiter) => Array.from({ length: 50 }, () => limiter.acquire())),
-    )
-    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(100)
-    for (const result of results)
-      if (result.status === 'rejected') expect(result.reason).toBeInstanceOf(LocalRateLimitError)
-  })
-
-  it('slides on the object’s clock: a slot frees one window after it was taken', async () => {
-    const [a, b] = fresh()
-    // A window long enough for the twenty round trips through workerd on a loaded machine.
-    const rule = { requestsPerKey: { limit: 20, windowMs: 2000 }, mode: 'fail' as const }
-    const [one, two] = [instance(a, rule), instance(b, rule)]
-    await Promise.all(Array.from({ length: 10 }, () => [one.acquire(), two.acquire()]).flat())
-    const refused = await refusal(one)
-    expect(refused).toBeInstanceOf(LocalRateLimitError)
-    expect(refused?.retryAfterMs).toBeGreaterThan(0)
-    expect(refused?.retryAfterMs).toBeLessThanOrEqual(2000)
-    await poll('a slot freed', async () => ((await refusal(two)) === undefined ? true : undefined))
-  })
-
-  it('counts each user’s vibes across instances, gesture replies and triggers together', async () => {
-    const [a, b] = fresh()
-    const rule = { vibesPerUser: { limit: 30, windowMs: 60_000 }, mode: 'fail' as const }
-    const [one, two] = [instance(a, rule), instance(b, rule)]
-    for (let i = 0; i < 15; i++) await one.acquire('app_1/alice')
-    for (let i = 0; i < 14; i++) expect(await two.takeVibe('app_1', 'alice')).toBe(true)
-    expect(await one.vibesLeft('app_1', 'alice')).toBe(1)
-    expect(await two.takeVibe('app_1', 'alice')).toBe(true)
-    expect(await two.takeVibe('app_1', 'alice')).toBe(false)
-    expect(await refusal(one, 'app_1/alice')).toMatchObject({ scope: 'user' })
-    await one.acquire('app_1/bob')
-  })
-
-  it('pauses the key for every instance after a 429, and a user’s vibes', async () => {
-    const [a, b] = fresh()
-    const [one, two] = [instance(a, { mode: 'fail' }), instance(b, { mode: 'fail' })]
-    await one.pause('key', undefined, 5000)
-    const refused = await refusal(two)
-    expect(refused).toMatchObject({ scope: 'key' })
-    expect(refused?.retryAfterMs).toBeGreaterThan(4000)
-    await two.pause('user', 'app_1/alice', 3000)
-    expect(await one.vibesLeft('app_1', 'alice')).toBe(0)
-  })
-
   it('serves waiters from both isolates in the order they arrived', async () => {
     const [a, b] = fresh()
     const rules = { key: { limit: 1, windowMs: 300 }, user: false as const }
