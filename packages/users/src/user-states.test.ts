@@ -76,7 +76,7 @@ describe('createUserStates refuses', () => {
       new RinghookConfigError('createUserStates: `client` needs `appId`, the app whose users to list'),
     )
     expect(() => createUserStates({ client, appId: 'app_1', refresh: { everyMs: 999 } })).toThrow(
-      'createUserStates: refresh.everyMs must be at least 1000, got 999',
+      'createUserStates: refresh.everyMs must be from 1000 to 2147483647 (24.8 days), got 999',
     )
     createUserStates({ client, appId: 'app_1', refresh: { everyMs: 1000 } }).close()
 

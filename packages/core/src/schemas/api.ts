@@ -4,6 +4,7 @@ import { isoTimestamp, notificationResponseSchema } from './event-schemas.js'
 import { issueMessages } from './messages.js'
 import { describedAs, ruleAsJsonSchema } from './refinements.js'
 import { maxCharacters } from './text.js'
+import { userStateSchema } from './user-state.js'
 import { requireMessageWithNotification } from './vibe.js'
 import { vibeMessageSchema, vibeSequenceSchema } from './vibe-schemas.js'
 
@@ -35,11 +36,6 @@ export const WEBHOOK_DELIVERY = Object.freeze({
   retryDelaysMs: Object.freeze([1000, 5000, 30_000] as const),
 })
 
-/**
- * A user's state in an app: `active` (open, in the foreground), `passive` (in the background),
- * `inactive` (disabled).
- */
-export const userStateSchema = z.enum(['active', 'passive', 'inactive'], issueMessages)
 /** The `state` filter of the users list: a state, or `all`. */
 export const userStateFilterSchema = z.enum(['active', 'passive', 'inactive', 'all'], issueMessages)
 /** How a trigger's answer comes back: `webhook` (the default), `poll` or `await`. */
@@ -247,8 +243,6 @@ export const apiErrorBodySchema = loose({
 })
 
 // Response types name the documented fields only; the schemas keep any others at run time.
-/** See {@link userStateSchema}. */
-export type UserState = z.infer<typeof userStateSchema>
 /** See {@link userStateFilterSchema}. */
 export type UserStateFilter = z.infer<typeof userStateFilterSchema>
 /** See {@link responseModeSchema}. */
@@ -291,3 +285,5 @@ export type AwaitTriggerResult = Closed<z.infer<typeof awaitTriggerResultSchema>
 export type TriggerResult = Closed<z.infer<typeof triggerResultSchema>>
 /** See {@link apiErrorBodySchema}. */
 export type ApiErrorBody = Closed<z.infer<typeof apiErrorBodySchema>>
+
+export { type UserState, userStateSchema } from './user-state.js'

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini'
-import type { UserState } from './api.js'
 import type { Closed } from './closed.js'
 import { type Form, literal, looseObject, oneOf, optional, prefixed, refine, text, union, type ZodOf } from './form.js'
 import { isTimestamp, ruleAsJsonSchema } from './refinements.js'
+import type { UserState } from './user-state.js'
 
 // The webhook payloads, each written once as a form (./form.ts): the receiver answers a valid
 // delivery with the form's predicate and builds an event's zod schema only to word why a delivery

@@ -1,4 +1,4 @@
-// The fleet run of fleet.test.ts on a redis-server of this test's own WITHOUT persistence, killed
+// The fleet run of fleet.long.test.ts on a redis-server of this test's own WITHOUT persistence, killed
 // and restarted at once mid-run: Redis comes back empty, every count lost, and some instances may
 // never see it go. The service's own refusals stay within the documented bound (docs/limits.md of
 // @ringhook/client), as for a Redis only stopped: each instance counts its slots of the window
