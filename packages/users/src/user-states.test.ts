@@ -82,7 +82,7 @@ describe('createUserStates refuses', () => {
 
     const users = createUserStates()
     await expect(users.apply(event('app.activated', 'u1', 'yesterday'))).rejects.toThrow(
-      '@ringhook/users: unreadable timestamp "yesterday"',
+      '@ringhook/users: timestamp "yesterday" is not a time a state can keep exactly (years 0000 to 6428)',
     )
     for (const [what, call] of [
       ['start()', () => users.start()],
