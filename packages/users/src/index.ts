@@ -20,7 +20,6 @@ export {
   type UserStatus,
   type UserView,
 } from './states.js'
-export type { StoreResult, UserStore } from './store.js'
 export {
   type ChangeHandler,
   createUserStates,
@@ -29,3 +28,4 @@ export {
   type UserStates,
   type UserStatesOptions,
 } from './user-states.js'
+export type { StoreResult, UserStore } from './user-store.js'

@@ -1,7 +1,7 @@
 import { decide } from '../order.js'
 import { pack, type Stamp, type StateCounts, statusOf, unpack, viewOf } from '../states.js'
-import type { StoreResult, UserStore } from '../store.js'
 import { postgresKey } from '../stored-id.js'
+import type { StoreResult, UserStore } from '../user-store.js'
 import { tableName, usersSchemaSql } from './table.js'
 
 /** What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`, or the inbox's `tx`. */

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto'
 import { RinghookConfigError } from '@ringhook/core'
 import type { Verdict } from '../order.js'
 import { pack, STATUSES, type Stamp, type StateCounts, statusOf, type UserStatus, unpack } from '../states.js'
-import type { StoreResult, UserStore } from '../store.js'
 import { idOfRedisField, redisField } from '../stored-id.js'
+import type { StoreResult, UserStore } from '../user-store.js'
 import { APPLY_SCRIPT } from './script.js'
 
 /** What the store needs of a Redis client: ioredis' `Redis` (or `Cluster`) is one as it is. */
