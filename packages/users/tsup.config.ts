@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup'
 
 export default defineConfig({
-  // The states and the memory store (the root entry), the store contract (`/store`), and a store per server (`/redis`, `/postgres`):
+  // The states and the memory store (the root entry), the store contract (`/store`), and the deprecated
+  // copies of @ringhook/redis' and @ringhook/postgres' stores (`/redis`, `/postgres`, removed in 0.3.0):
   // those take the app's own ioredis or pg client and import neither, so neither is a dependency.
   entry: {
     index: 'src/index.ts',

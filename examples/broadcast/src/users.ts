@@ -3,8 +3,8 @@
 // order it arrives in, and the fleet refreshes everyone from the API once every REFRESH_EVERY_MS.
 import type { RinghookClient } from '@ringhook/client'
 import type { Logger, Receiver } from '@ringhook/core'
+import { redisUserStore } from '@ringhook/redis'
 import { createUserStates, type UserStates } from '@ringhook/users'
-import { redisUserStore } from '@ringhook/users/redis'
 import type { Redis } from 'ioredis'
 
 /** How often the fleet reads every user from the API, to repair what webhooks lost (Redis away, say). */
