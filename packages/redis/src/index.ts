@@ -41,4 +41,5 @@ export {
   type RedisStore,
   type RedisStoreOptions,
 } from './redis-store.js'
+export { type RedisRefreshTurnOptions, type RedisTurnClient, redisRefreshTurn } from './refresh-turn.js'
 export { type RedisUserStoreOptions, type RedisUsersClient, redisUserStore } from './user-store.js'

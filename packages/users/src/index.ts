@@ -5,6 +5,12 @@
  * @packageDocumentation
  * @document ../README.md
  */
+export {
+  type FleetRefresh,
+  type FleetRefreshOptions,
+  fleetRefresh,
+  type RefreshTurn,
+} from './fleet-refresh.js'
 export { memoryUserStore } from './memory-store.js'
 export { DEFAULT_MARGIN_MS, type Decision, decide, type Verdict } from './order.js'
 export type { RefreshResult, UsersClient } from './refresher.js'
