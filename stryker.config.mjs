@@ -22,6 +22,9 @@ export default {
     'packages/client/src/limiter.ts',
     'packages/redis/src/limit-store.ts',
     'packages/redis/src/limit-scripts.ts',
+    'packages/redis/src/user-store.ts',
+    'packages/redis/src/user-script.ts',
+    'packages/postgres/src/user-store.ts',
   ],
   // Only the tests that cover a mutant run for it.
   coverageAnalysis: 'perTest',

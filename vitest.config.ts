@@ -35,6 +35,8 @@ const subpaths = {
   '@ringhook/core/signature': 'packages/core/src/signature.ts',
   '@ringhook/core/capture': 'packages/core/src/capture.ts',
   '@ringhook/core/internal': 'packages/core/src/internal.ts',
+  '@ringhook/client/store': 'packages/client/src/store.ts',
+  '@ringhook/users/store': 'packages/users/src/store.ts',
   '@ringhook/users/redis': 'packages/users/src/redis/index.ts',
   '@ringhook/users/postgres': 'packages/users/src/postgres/index.ts',
   '@ringhook/testing/vitest': 'packages/testing/src/vitest/index.ts',

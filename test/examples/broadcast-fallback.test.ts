@@ -2,8 +2,8 @@
 // the active users the last complete read found, rather than to nobody. The broadcaster runs on
 // real states in Redis, whose connection the test closes, and a client of the simulator.
 import { silentLogger } from '@ringhook/core'
+import { redisUserStore } from '@ringhook/redis'
 import { createUserStates } from '@ringhook/users'
-import { redisUserStore } from '@ringhook/users/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBroadcaster } from '../../examples/broadcast/src/broadcast.js'

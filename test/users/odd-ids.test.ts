@@ -3,9 +3,9 @@
 // (which UTF-8 cannot spell: a driver writes U+FFFD for each, and two users became one), and ids
 // that look like the stores' own encodings. Each is stored, read back, listed and counted apart.
 import { randomBytes } from 'node:crypto'
+import { migrateUserStates, postgresUserStore } from '@ringhook/postgres'
+import { redisUserStore } from '@ringhook/redis'
 import { createUserStates, type LifecycleEvent, memoryUserStore, type UserStore } from '@ringhook/users'
-import { migrateUserStates, postgresUserStore } from '@ringhook/users/postgres'
-import { redisUserStore } from '@ringhook/users/redis'
 import type { Redis } from 'ioredis'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

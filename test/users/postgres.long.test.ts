@@ -1,7 +1,6 @@
 // Users' states on Postgres, written in each delivery's inbox transaction by three receiver processes
 // behind one URL, one killed mid-run.
-import { migrate } from '@ringhook/postgres'
-import { migrateUserStates, postgresUserStore } from '@ringhook/users/postgres'
+import { migrate, migrateUserStates, postgresUserStore } from '@ringhook/postgres'
 import type pg from 'pg'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { connectPostgres, dropTable, uniqueTable } from '../postgres/support/postgres.js'

@@ -1,7 +1,8 @@
 // The Redis store's Lua script is a transcription of `decide`: both run on the same random cases,
 // every pair of (stored, seen) stamps a store can meet, and must agree on the verdict and the stamp kept.
+
+import { redisUserStore } from '@ringhook/redis'
 import { decide, type Stamp } from '@ringhook/users'
-import { redisUserStore } from '@ringhook/users/redis'
 import fc from 'fast-check'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

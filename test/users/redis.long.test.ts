@@ -1,5 +1,5 @@
 // Users' states on Redis, shared by three receiver processes behind one URL, one killed mid-run.
-import { redisUserStore } from '@ringhook/users/redis'
+import { redisUserStore } from '@ringhook/redis'
 import type { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { connectRedis, dropPrefix, uniquePrefix } from '../redis/support/redis.js'

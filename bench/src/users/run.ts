@@ -4,11 +4,9 @@
 // in flight; every delivery a distinct user's, freshly signed.
 import { createReceiver, type Receiver, silentLogger } from '@ringhook/core'
 import { signWebhook } from '@ringhook/core/signature'
-import { createPostgresInbox, migrate } from '@ringhook/postgres'
-import { createRedisStore } from '@ringhook/redis'
+import { createPostgresInbox, migrate, migrateUserStates, postgresUserStore } from '@ringhook/postgres'
+import { createRedisStore, redisUserStore } from '@ringhook/redis'
 import { createUserStates, LIFECYCLE_EVENTS } from '@ringhook/users'
-import { migrateUserStates, postgresUserStore } from '@ringhook/users/postgres'
-import { redisUserStore } from '@ringhook/users/redis'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { dynamoDbVariant } from '../dynamodb/users-variant.js'

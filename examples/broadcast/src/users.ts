@@ -3,8 +3,8 @@
 // order it arrives in, and the fleet refreshes everyone from the API once every REFRESH_EVERY_MS.
 import type { RinghookClient } from '@ringhook/client'
 import type { Logger, Receiver } from '@ringhook/core'
-import { createUserStates, type UserStates } from '@ringhook/users'
-import { redisUserStore } from '@ringhook/users/redis'
+import { redisRefreshTurn, redisUserStore } from '@ringhook/redis'
+import { createUserStates, fleetRefresh, type UserStates } from '@ringhook/users'
 import type { Redis } from 'ioredis'
 
 /** How often the fleet reads every user from the API, to repair what webhooks lost (Redis away, say). */
@@ -52,29 +52,21 @@ export function keepUsers(receiver: Receiver, options: UsersOptions): Users {
   })
 
   // The states are shared, so one instance refreshes them for all: whoever takes the turn in Redis.
-  const turn = `${prefix}users-refresh`
+  const fleet = fleetRefresh(states, {
+    turn: redisRefreshTurn({ client: redis, key: `${prefix}users-refresh` }),
+    everyMs: REFRESH_EVERY_MS,
+    onRefreshed: ({ listed, changed }) => logger.info({ listed, changed }, "Users' states refreshed from the API"),
+    onError: (error) => logger.warn({ error: String(error) }, "Refreshing users' states failed"),
+  })
   const refresh = async (): Promise<void> => {
-    const mine = await redis.set(turn, String(process.pid), 'PX', REFRESH_EVERY_MS - 1000, 'NX').catch(() => null)
-    if (mine !== 'OK') return
-    try {
-      const { listed, changed } = await states.refresh()
-      logger.info({ listed, changed }, "Users' states refreshed from the API")
-    } catch (error) {
-      // The turn is given back, so the next instance's tick tries again rather than waiting a full period.
-      await redis.del(turn).catch(() => undefined)
-      throw error
-    }
+    const result = await fleet.refresh()
+    if (result) logger.info({ listed: result.listed, changed: result.changed }, "Users' states refreshed from the API")
   }
-  const timer = setInterval(
-    () => refresh().catch((error: unknown) => logger.warn({ error: String(error) }, "Refreshing users' states failed")),
-    REFRESH_EVERY_MS,
-  )
-  timer.unref()
   return {
     states,
     refresh,
     close: () => {
-      clearInterval(timer)
+      fleet.close()
       states.close()
     },
   }

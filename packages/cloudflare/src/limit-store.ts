@@ -1,4 +1,4 @@
-import type { LimitRules, LimitStore, RestoredGrant, TakeResult, WindowLimit } from '@ringhook/client'
+import type { LimitRules, LimitStore, RestoredGrant, TakeResult, WindowLimit } from '@ringhook/client/store'
 import type { ObjectNamespace } from './bindings.js'
 import { type Caller, call, caller } from './call.js'
 

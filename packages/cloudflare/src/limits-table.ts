@@ -1,4 +1,4 @@
-import type { TakeResult } from '@ringhook/client'
+import type { TakeResult } from '@ringhook/client/store'
 import { type Handler, num, storedKey, type Table, text } from './protocol.js'
 
 // The Redis store's scripts (@ringhook/redis, limit-scripts.ts), in one object per API key, on the

@@ -1,4 +1,4 @@
-import type { Stamp, StateCounts, StoreResult, UserStatus, UserStore } from '@ringhook/users'
+import type { Stamp, StateCounts, StoreResult, UserStatus, UserStore } from '@ringhook/users/store'
 import type { ObjectNamespace } from './bindings.js'
 import { type Caller, call, caller } from './call.js'
 import { shardCount, shardOf } from './shards.js'

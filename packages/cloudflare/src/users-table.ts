@@ -1,4 +1,4 @@
-import { type Cause, decide, type Stamp, type StoreResult, type UserStatus } from '@ringhook/users'
+import { type Cause, decide, type Stamp, type StoreResult, type UserStatus } from '@ringhook/users/store'
 import type { SqlValue } from './bindings.js'
 import { type Handler, keyOf, num, storedKey, type Table, text } from './protocol.js'
 

@@ -15,7 +15,7 @@ import {
   statusOf,
   type UserStatus,
   type UserStore,
-} from '@ringhook/users'
+} from '@ringhook/users/store'
 import { DynamoDbStoreError, isConditionFailed } from './errors.js'
 import { type DynamoDbOptions, resolveOptions } from './options.js'
 import { PARTITION_KEY_BYTES, SORT_KEY_BYTES, storedKey } from './stored-key.js'

@@ -1,7 +1,8 @@
 /**
  * Postgres for ringhook receivers: a dedup store shared by every instance, and an inbox that
- * commits a handler's writes together with the delivery's claim, so its effect happens once; and a
- * table for captured deliveries, with its reader for replay.
+ * commits a handler's writes together with the delivery's claim, so its effect happens once; a store
+ * of users' states, written in the delivery's transaction; and a table for captured deliveries, with
+ * its reader for replay.
  *
  * @packageDocumentation
  * @document ../README.md
@@ -27,3 +28,5 @@ export { createPostgresStore, type PostgresStore } from './postgres-store.js'
 export { type RunOnceOptions, runOnce } from './run-once.js'
 export { sweepExpired } from './sweep.js'
 export { DEFAULT_TABLE } from './table.js'
+export { migrateUserStates, type PostgresUserStoreOptions, postgresUserStore } from './user-store.js'
+export { DEFAULT_USERS_TABLE, usersSchemaSql } from './user-table.js'

@@ -29,14 +29,20 @@ export interface Table {
   readonly sweep: string
 }
 
-/** Checks a table name and writes its statements. Throws `RinghookConfigError` for a bad name. */
-export function tableOf(name: string | undefined, caller: string): Table {
-  const table = name ?? DEFAULT_TABLE
+/** Checks a table name (`fallback` when none is given). Throws `RinghookConfigError` for a bad one. */
+export function checkedTableName(name: string | undefined, fallback: string, caller: string): string {
+  const table = name ?? fallback
   if (typeof table !== 'string' || !NAME.test(table)) {
     throw new RinghookConfigError(
       `${caller}: \`table\` must be a lower-case identifier, optionally schema-qualified (letters, digits, _; at most 50 characters each), got ${JSON.stringify(table)}`,
     )
   }
+  return table
+}
+
+/** Checks a table name and writes its statements. Throws `RinghookConfigError` for a bad name. */
+export function tableOf(name: string | undefined, caller: string): Table {
+  const table = checkedTableName(name, DEFAULT_TABLE, caller)
   const ms = (param: string) => `now() + ${param} * interval '1 millisecond'`
   // The one write every claim makes: a new row, or an expired one taken over. A live row is
   // written back as it is, so that RETURNING shows it (and its latest committed version) in the

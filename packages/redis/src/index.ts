@@ -1,7 +1,8 @@
 /**
  * A dedup store on Redis, for receivers that run as several instances behind a load balancer, a
- * rate-limit store that keeps the service's limits for the whole fleet, and
- * a Redis stream for captured deliveries: a sink writing them, and a reader for replay.
+ * rate-limit store that keeps the service's limits for the whole fleet, a store of users' states
+ * shared by every instance, and a Redis stream for captured deliveries: a sink writing them, and a
+ * reader for replay.
  *
  * @packageDocumentation
  * @document ../README.md
@@ -40,3 +41,5 @@ export {
   type RedisStore,
   type RedisStoreOptions,
 } from './redis-store.js'
+export { type RedisRefreshTurnOptions, type RedisTurnClient, redisRefreshTurn } from './refresh-turn.js'
+export { type RedisUserStoreOptions, type RedisUsersClient, redisUserStore } from './user-store.js'

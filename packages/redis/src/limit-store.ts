@@ -7,7 +7,7 @@ import type {
   TakeRequest,
   TakeResult,
   WindowLimit,
-} from '@ringhook/client'
+} from '@ringhook/client/store'
 import { RinghookConfigError } from '@ringhook/core'
 import { isScriptClient, type RedisScriptClient, runScriptOn } from './client.js'
 import { LEAVE, PAUSE, REMAINING, RESTORE, TAKE } from './limit-scripts.js'

@@ -7,7 +7,8 @@ export interface RedisScript {
   readonly sha1: string
 }
 
-const script = (name: string, source: string): RedisScript =>
+/** A script and its SHA1, computed once. */
+export const script = (name: string, source: string): RedisScript =>
   Object.freeze({ name, source, sha1: createHash('sha1').update(source).digest('hex') })
 
 // Each delivery is one hash: `token` while in flight, plus `status` and `body` once completed.

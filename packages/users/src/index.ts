@@ -5,6 +5,12 @@
  * @packageDocumentation
  * @document ../README.md
  */
+export {
+  type FleetRefresh,
+  type FleetRefreshOptions,
+  fleetRefresh,
+  type RefreshTurn,
+} from './fleet-refresh.js'
 export { memoryUserStore } from './memory-store.js'
 export { DEFAULT_MARGIN_MS, type Decision, decide, type Verdict } from './order.js'
 export type { RefreshResult, UsersClient } from './refresher.js'
@@ -20,7 +26,6 @@ export {
   type UserStatus,
   type UserView,
 } from './states.js'
-export type { StoreResult, UserStore } from './store.js'
 export {
   type ChangeHandler,
   createUserStates,
@@ -29,3 +34,4 @@ export {
   type UserStates,
   type UserStatesOptions,
 } from './user-states.js'
+export type { StoreResult, UserStore } from './user-store.js'

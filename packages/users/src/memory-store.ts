@@ -1,6 +1,6 @@
 import { decide } from './order.js'
 import { pack, type Stamp, type StateCounts, statusOf, type UserStatus, unpack } from './states.js'
-import type { StoreResult, UserStore } from './store.js'
+import type { StoreResult, UserStore } from './user-store.js'
 
 /**
  * States in this process's memory: the default. One number per user in a `Map` (about 120 bytes a

@@ -3,7 +3,7 @@ import { RinghookConfigError } from '@ringhook/core'
 import { RATE_LIMITS } from '@ringhook/core/api'
 import { orderableAfter } from './order.js'
 import { type Stamp, stampOfApi } from './states.js'
-import type { StoreResult, UserStore } from './store.js'
+import type { StoreResult, UserStore } from './user-store.js'
 
 /** What one refresh from the API did. */
 export interface RefreshResult {

@@ -11,7 +11,7 @@ import {
   type UserView,
   viewOf,
 } from './states.js'
-import type { UserStore } from './store.js'
+import type { UserStore } from './user-store.js'
 
 /** A lifecycle webhook's event, as a receiver's handler gets it. */
 export type LifecycleEvent = EventOf<LifecycleEventName>

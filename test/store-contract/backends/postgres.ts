@@ -4,12 +4,13 @@ import {
   createPostgresInbox,
   createPostgresStore,
   migrate,
+  migrateUserStates,
   type PostgresInbox,
   postgresCaptureSink,
+  postgresUserStore,
   readPostgresCaptures,
 } from '@ringhook/postgres'
 import type { UserStore } from '@ringhook/users'
-import { migrateUserStates, postgresUserStore } from '@ringhook/users/postgres'
 import type pg from 'pg'
 import { connectPostgres, dropTable, freshTable, uniqueTable } from '../../postgres/support/postgres.js'
 import { poll } from '../../redis/support/poll.js'

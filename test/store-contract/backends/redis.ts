@@ -1,9 +1,14 @@
 // The Redis stores, as each contract takes them, on the shared Redis under prefixes of their own.
 // Each "instance" holds a connection of its own, as instances in separate processes would.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { createRedisLimitStore, createRedisStore, readRedisCaptures, redisCaptureSink } from '@ringhook/redis'
+import {
+  createRedisLimitStore,
+  createRedisStore,
+  readRedisCaptures,
+  redisCaptureSink,
+  redisUserStore,
+} from '@ringhook/redis'
 import type { UserStore } from '@ringhook/users'
-import { redisUserStore } from '@ringhook/users/redis'
 import type { Redis } from 'ioredis'
 import { connectRedis, dropPrefix, uniquePrefix } from '../../redis/support/redis.js'
 import type { CaptureSinkKind } from '../capture-sink-contract.js'

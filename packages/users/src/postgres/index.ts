@@ -1,6 +1,7 @@
 /**
- * Users' states on Postgres: `postgresUserStore({ pool })` with the app's own node-postgres pool;
- * with `@ringhook/postgres`'s inbox, each state is written in its delivery's transaction.
+ * Deprecated: `postgresUserStore` and `migrateUserStates` are in `@ringhook/postgres` now; this copy is
+ * removed in 0.3.0. Users' states on Postgres: `postgresUserStore({ pool })` with the app's own
+ * node-postgres pool; with `@ringhook/postgres`'s inbox, each state is written in its delivery's transaction.
  *
  * @packageDocumentation
  */

@@ -1,22 +1,34 @@
 import { decide } from '../order.js'
 import { pack, type Stamp, type StateCounts, statusOf, unpack, viewOf } from '../states.js'
-import type { StoreResult, UserStore } from '../store.js'
 import { postgresKey } from '../stored-id.js'
+import type { StoreResult, UserStore } from '../user-store.js'
 import { tableName, usersSchemaSql } from './table.js'
 
-/** What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`, or the inbox's `tx`. */
+/**
+ * What runs a query: a node-postgres `Pool`, `PoolClient` or `Client`, or the inbox's `tx`.
+ *
+ * @deprecated Use `Queryable` of `@ringhook/postgres`; this copy is removed in 0.3.0.
+ */
 export interface UsersQueryable {
   /** Runs one statement (several only without `values`); resolves its rows. */
   query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
 }
 
-/** What the store needs of a pool: node-postgres' `Pool` is one as it is. */
+/**
+ * What the store needs of a pool: node-postgres' `Pool` is one as it is.
+ *
+ * @deprecated Use `PoolLike` of `@ringhook/postgres`; this copy is removed in 0.3.0.
+ */
 export interface UsersPool extends UsersQueryable {
   /** Checks a client out, for a transaction of the store's own when none is given. */
   connect(): Promise<UsersQueryable & { release(destroy?: Error | boolean): void }>
 }
 
-/** Where {@link postgresUserStore} keeps states. */
+/**
+ * Where {@link postgresUserStore} keeps states.
+ *
+ * @deprecated Import `PostgresUserStoreOptions` from `@ringhook/postgres`; this copy is removed in 0.3.0.
+ */
 export interface PostgresUserStoreOptions {
   /** A node-postgres `Pool`: what a state is written with when no transaction is given. */
   pool: UsersPool
@@ -41,6 +53,8 @@ export interface PostgresUserStoreOptions {
  *     await users.apply(event, tx)
  *   }),
  * )
+ *
+ * @deprecated Import `postgresUserStore` from `@ringhook/postgres`; this copy is removed in 0.3.0.
  */
 export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<UsersQueryable> {
   const { pool } = options
@@ -127,6 +141,8 @@ export function postgresUserStore(options: PostgresUserStoreOptions): UserStore<
  * instances at once.
  *
  * @example await migrateUserStates(pool)
+ *
+ * @deprecated Import `migrateUserStates` from `@ringhook/postgres`; this copy is removed in 0.3.0.
  */
 export async function migrateUserStates(pool: UsersQueryable, options: { table?: string } = {}): Promise<void> {
   const sql = usersSchemaSql({ table: tableName(options.table, 'migrateUserStates') })

@@ -1,6 +1,10 @@
 import { RinghookConfigError } from '@ringhook/core'
 
-/** The table every function of this entry uses unless told otherwise. */
+/**
+ * The table every function of this entry uses unless told otherwise.
+ *
+ * @deprecated Import `DEFAULT_USERS_TABLE` from `@ringhook/postgres`; this copy is removed in 0.3.0.
+ */
 export const DEFAULT_USERS_TABLE = 'ringhook_users'
 
 // Lower-case names need no quoting, and a name made of these can never carry SQL.
@@ -26,6 +30,8 @@ export function tableName(name: string | undefined, caller: string): string {
  * surrogate, over 2 KiB), whose `id_json` then holds the id as JSON (added to an older table).
  *
  * @example await pool.query(usersSchemaSql({ table: 'ringhook_users' }))
+ *
+ * @deprecated Import `usersSchemaSql` from `@ringhook/postgres`; this copy is removed in 0.3.0.
  */
 export function usersSchemaSql(options: { table?: string } = {}): string {
   const table = tableName(options.table, 'usersSchemaSql')

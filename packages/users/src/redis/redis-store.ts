@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto'
 import { RinghookConfigError } from '@ringhook/core'
 import type { Verdict } from '../order.js'
 import { pack, STATUSES, type Stamp, type StateCounts, statusOf, type UserStatus, unpack } from '../states.js'
-import type { StoreResult, UserStore } from '../store.js'
 import { idOfRedisField, redisField } from '../stored-id.js'
+import type { StoreResult, UserStore } from '../user-store.js'
 import { APPLY_SCRIPT } from './script.js'
 
-/** What the store needs of a Redis client: ioredis' `Redis` (or `Cluster`) is one as it is. */
+/**
+ * What the store needs of a Redis client: ioredis' `Redis` (or `Cluster`) is one as it is.
+ *
+ * @deprecated Import `RedisUsersClient` from `@ringhook/redis`; this copy is removed in 0.3.0.
+ */
 export interface RedisUsersClient {
   /** EVAL: runs the compare-and-set script when the server does not have it cached. */
   eval(script: string, numkeys: number, ...args: Array<string | number>): Promise<unknown>
@@ -22,7 +26,11 @@ export interface RedisUsersClient {
   sscan(key: string, cursor: string | number, countToken: 'COUNT', count: number): Promise<[string, string[]]>
 }
 
-/** Where {@link redisUserStore} keeps states. */
+/**
+ * Where {@link redisUserStore} keeps states.
+ *
+ * @deprecated Import `RedisUserStoreOptions` from `@ringhook/redis`; this copy is removed in 0.3.0.
+ */
 export interface RedisUserStoreOptions {
   /** An ioredis client (`new Redis(url)`), shared with the app's other uses. */
   client: RedisUsersClient
@@ -44,6 +52,8 @@ const SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex')
  * import { createUserStates } from '@ringhook/users'
  * import { Redis } from 'ioredis'
  * const users = createUserStates({ store: redisUserStore({ client: new Redis(process.env.REDIS_URL!) }) })
+ *
+ * @deprecated Import `redisUserStore` from `@ringhook/redis`; this copy is removed in 0.3.0.
  */
 export function redisUserStore(options: RedisUserStoreOptions): UserStore {
   const { client } = options
