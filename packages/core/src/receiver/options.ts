@@ -104,7 +104,7 @@ export interface ReceiverOptions {
    * `{ budget: limiter }`. Over budget, the reply goes without its vibe (`whenSpent`). Default: none.
    */
   vibeBudget?: VibeBudgetOptions
-  /** @deprecated The same as {@link ReceiverOptions.vibeBudget}, its name in 0.1; removed in 0.3.0. */
+  /** @deprecated The same as {@link ReceiverOptions.vibeBudget}, its name before 0.2.0; removed in 0.3.0. */
   limits?: VibeBudgetOptions
 }
 
@@ -154,7 +154,7 @@ export type ResolvedOptions = Readonly<{
   capture: Capture | undefined
   /** Gesture replies' vibe budget, when configured; `stats()` counts what it decided. */
   vibeBudget: VibeBudgetSpender | undefined
-  /** @deprecated The same as `vibeBudget`, its name in 0.1; removed in 0.3.0. */
+  /** @deprecated The same as `vibeBudget`, its name before 0.2.0; removed in 0.3.0. */
   limits: VibeBudgetSpender | undefined
 }>
 
