@@ -55,7 +55,7 @@ export function createApp(config: AppConfig): App {
     logger,
     store: createRedisStore({ client: config.redis, prefix: `${prefix}dedup:` }),
     // Gesture replies spend the same budget as the triggers; over it, the reply goes without its vibe.
-    limits: { budget: limiter },
+    vibeBudget: { budget: limiter },
   })
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(fit(`Got your ${event.gesture_type}`)))
   // Each user's state, from the lifecycle webhooks in timestamp order, shared by the fleet in Redis.

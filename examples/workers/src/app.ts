@@ -41,7 +41,7 @@ export function createApp(env: Env): Hono {
     secret,
     logger,
     store: createDurableStore({ namespace: env.RINGHOOK }),
-    limits: { budget: limiter },
+    vibeBudget: { budget: limiter },
   })
   receiver.on('gesture', (event) => vibe('tap', 'pulse').message(fit(`Got your ${event.gesture_type}`)))
   const users = createUserStates({ store: durableUserStore({ namespace: env.RINGHOOK }) })
